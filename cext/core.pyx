@@ -1422,13 +1422,15 @@ cdef class CoreState:
             inter_paid=s.inter_paid, turns=s.turns, rng=s.rng, players=players)
 
     @staticmethod
-    def load(dict d):
+    def load(d):
         """Build a state from `export()`-shaped fields. Every index is range-checked (never a crash);
         derived counters are recomputed, not trusted."""
         cdef CoreState st = CoreState.__new__(CoreState)
         cdef State* s = &st.s
         cdef const Board* b
         memset(s, 0, sizeof(State))
+        if not isinstance(d, dict):
+            raise ValueError("position: an object of fields")
         bid = _int(d, "board", 0, 7)
         if not g_board_ready[bid]:
             raise ValueError("board: not registered")
@@ -1525,7 +1527,7 @@ cdef int _legal_count(State* s):
     return gen_legal(s, buf)
 
 
-cdef _load_player(Player* pl, dict d, int p, const Board* b):
+cdef _load_player(Player* pl, object d, int p, const Board* b):
     where = f"players[{p}]"
     if not isinstance(d, dict):
         raise ValueError(f"{where}: an object")
@@ -1558,6 +1560,8 @@ cdef _load_player(Player* pl, dict d, int p, const Board* b):
     pl.houses = 0
     for c in houses:
         c = _val(c, where + ".houses", 0, b.n_cities - 1)
+        if pl.houses >> c & 1:
+            raise ValueError(f"{where}.houses: city {c} listed twice")
         if c == b.start_city or b.city_special[c]:
             raise ValueError(f"{where}.houses: no house can stand in city {c}")
         pl.houses |= (<uint64_t>1) << c
@@ -1616,9 +1620,9 @@ def bench_copy(int board_id, int n_players, int reps):
     with nogil:
         t0 = clock()
         for i in range(reps):
+            s.turns = i
             memcpy(&t, &s, sizeof(State))
-            t.turns += i
-            acc += t.turns
+            acc += t.turns + t.pl[i % MAX_P].coins
         t1 = clock()
         for i in range(reps):
             acc += gen_legal(&s, buf)

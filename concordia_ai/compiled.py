@@ -14,6 +14,7 @@ from .content import BOARD_NAMES, Board, Card, load_board, load_rules
 GODS = ("Vesta", "Jupiter", "Saturnus", "Mercurius", "Mars", "Minerva")
 SPECIALISTS = ("Mason", "Farmer", "Smith", "Vintner", "Weaver")
 LETTERS = ("A", "B", "C", "D")
+NUMERALS = ("I", "II", "III", "IV", "V")
 
 
 @dataclass(frozen=True)
@@ -26,9 +27,7 @@ class Kind:
     good: int          # specialist good, -1 otherwise
     minerva: int
 
-    @property
-    def label(self) -> str:
-        return f"{self.name}({self.coins})" if self.name == "Mercator" else self.name
+    label: str = ""    # unique name for notation and positions: Architect, Mercator/5, Diplomat/Mars
 
 
 @dataclass(frozen=True)
@@ -41,7 +40,11 @@ class MarketCard:
 
     @property
     def numeral(self) -> str:
-        return ("I", "II", "III", "IV", "V")[self.deck]
+        return NUMERALS[self.deck]
+
+    @property
+    def label(self) -> str:
+        return f"{self.name}/{self.numeral}"
 
 
 @dataclass(frozen=True)
@@ -78,6 +81,21 @@ def _kind_key(card: Card):
     return card.name, card.god, card.coins
 
 
+def _labelled(kinds: list[Kind]) -> list[Kind]:
+    """Name alone where unique; else qualified by god (Diplomat/Mars) or, if gods agree, by coins (Mercator/5)."""
+    out = []
+    for k in kinds:
+        same = [o for o in kinds if o.name == k.name]
+        if len(same) == 1:
+            label = k.name
+        elif len({o.god for o in same}) == len(same):
+            label = f"{k.name}/{k.god}"
+        else:
+            label = f"{k.name}/{k.coins}"
+        out.append(Kind(k.name, k.god, k.coins, k.action, k.good, k.minerva, label))
+    return out
+
+
 @lru_cache(maxsize=None)
 def rules() -> CompiledRules:
     r = load_rules()
@@ -111,6 +129,7 @@ def rules() -> CompiledRules:
             v[goods.index(g)] += 1
         return v
 
+    kinds = _labelled(kinds)
     sides = ("standard", "wine_variant")
     compiled = dict(
         price=[r.price[g] for g in goods],

@@ -1,0 +1,347 @@
+"""Positions as JSON: a whole game state, between or inside turns, in names a person can read.
+
+See docs/position-format.md. `dump(state, names)` writes one; `load(data)` validates every field and
+raises PositionError naming the JSON path of the first bad one.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+from . import compiled, core
+from .content import BOARD_NAMES
+
+FORMAT = "concordia-position"
+VERSION = 1
+STOREHOUSE = "storehouse"
+SIDES = ("goods", "coins")
+PHASE_CODES = {name: code for code, name in core.PHASES.items()}
+
+
+class PositionError(ValueError):
+    """A bad position: `path` is the JSON path of the first bad field."""
+
+    def __init__(self, path: str, message: str):
+        super().__init__(f"{path}: {message}")
+        self.path = path
+        self.message = message
+
+
+def route_name(board: compiled.CompiledBoard, r: int) -> str:
+    a, b, _sea, _cap = board.routes[r]
+    return f"{board.cities[a]}-{board.cities[b]}"
+
+
+def location_name(board: compiled.CompiledBoard, loc: int) -> str:
+    if loc == core.STORE:
+        return STOREHOUSE
+    if loc >= core.ROUTE_OFFSET:
+        return route_name(board, loc - core.ROUTE_OFFSET)
+    return board.cities[loc]
+
+
+def _find_location(board, text: str, sea: int, path: str) -> int:
+    key = text.strip().lower()
+    if key == STOREHOUSE:
+        return core.STORE
+    for c, name in enumerate(board.cities):
+        if name.lower() == key:
+            return c
+    for r, (a, b, rsea, _cap) in enumerate(board.routes):
+        if rsea != sea:
+            continue
+        names = {f"{board.cities[a]}-{board.cities[b]}".lower(), f"{board.cities[b]}-{board.cities[a]}".lower()}
+        if key in names:
+            return core.ROUTE_OFFSET + r
+    kind = "sea" if sea else "land"
+    raise PositionError(path, f"{text!r} is not a city, '{STOREHOUSE}' or a {kind} route 'City-City' of {board.name}")
+
+
+def dump(state: core.CoreState, names: list[str]) -> dict[str, Any]:
+    """The position of `state` (players named `names`)."""
+    R = compiled.rules()
+    raw = state.export()
+    board = compiled.board_by_id(raw["board"])
+    goods = R.goods
+    n = raw["n_players"]
+
+    def player_name(i):
+        return names[i] if 0 <= i < n else None
+
+    def counts(vec):
+        return {R.kinds[k].label: c for k, c in enumerate(vec) if c}
+
+    players = []
+    for i, p in enumerate(raw["players"]):
+        players.append({
+            "name": names[i],
+            "coins": p["coins"],
+            "goods": {g: p["goods"][j] for j, g in enumerate(goods)},
+            "colonists": {
+                "land": [location_name(board, x) for x in p["colonists"][:3]],
+                "sea": [location_name(board, x) for x in p["colonists"][3:]],
+            },
+            "houses": [board.cities[c] for c in p["houses"]],
+            "hand": counts(p["hand"]),
+            "discard": counts(p["discard"]),
+            "top": R.kinds[p["top"]].label if p["top"] >= 0 else None,
+            "intermediate_vp": p["inter_vp"] if p["inter_done"] else None,
+        })
+    unseen: dict[str, list[str]] = {}
+    for cid in reversed(raw["stack"]):
+        card = R.market[cid]
+        unseen.setdefault(card.numeral, []).append(card.name)
+    for names_in_deck in unseen.values():
+        names_in_deck.sort()
+    out = {
+        "format": FORMAT,
+        "version": VERSION,
+        "board": board.name,
+        "options": {"wine_variant": bool(raw["options"] & core.OPTION_WINE_VARIANT),
+                    "intermediate_scoring": bool(raw["options"] & core.OPTION_INTERMEDIATE)},
+        "players": players,
+        "cities": {board.cities[c]: goods[g] for c, g in enumerate(raw["city_good"]) if g >= 0},
+        "provinces": {
+            board.provinces[v]: {"marker": goods[raw["marker_good"][v]] if raw["marker_good"][v] >= 0 else None,
+                                 "side": SIDES[raw["marker_coin"][v]]}
+            for v in range(len(board.provinces))},
+        "display": [R.market[c].label if c >= 0 else None for c in raw["display"]],
+        "unseen": unseen,
+        "stack_order": [R.market[c].label for c in reversed(raw["stack"])] if raw["order_known"] else None,
+        "chance": "external" if raw["chance_external"] else "sample",
+        "praefectus_magnus": names[raw["pm_holder"]],
+        "turn": {
+            "number": raw["turns"],
+            "player": names[raw["turn_player"]],
+            "phase": core.PHASES[raw["phase"]],
+            "decider": player_name(raw["decider"]) if raw["decider"] >= 0 else
+            ("chance" if raw["decider"] == core.CHANCE else None),
+            "card": R.kinds[raw["act_kind"]].label if raw["act_kind"] >= 0 else None,
+            "scratch": {k: raw[k] for k in _SCRATCH},
+        },
+        "end": {"concordia": player_name(raw["end_player"]), "trigger_this_turn": bool(raw["end_this_turn"]),
+                "final_turns_left": raw["final_turns"]},
+        "intermediate_paid": bool(raw["inter_paid"]),
+        "rng": raw["rng"],
+    }
+    if board.nile:
+        out["nile_marker"] = board.provinces[board.nile[raw["nile_pos"]]]
+    return out
+
+
+_SCRATCH = ("steps", "moved", "merc_sold_last", "merc_bought_last", "merc_kinds", "merc_sold_mask", "buys",
+            "col_last", "col_cash_ok", "keep_player", "keep_last", "pend")
+
+
+# ------------------------------------------------------------------ loading
+
+def _get(d: dict, key: str, path: str, types, optional=False, default=None):
+    if not isinstance(d, dict):
+        raise PositionError(path, "must be an object")
+    if key not in d:
+        if optional:
+            return default
+        raise PositionError(f"{path}.{key}", "missing")
+    v = d[key]
+    if types is int and (isinstance(v, bool) or not isinstance(v, int)):
+        raise PositionError(f"{path}.{key}", f"{v!r} is not an integer")
+    if types is not int and not isinstance(v, types):
+        want = {dict: "an object", list: "a list", str: "a string", bool: "true or false"}.get(types, str(types))
+        raise PositionError(f"{path}.{key}", f"{v!r} is not {want}")
+    return v
+
+
+def _choice(value, options, path, what):
+    if not isinstance(value, str):
+        raise PositionError(path, f"{value!r} is not a string; valid {what}: {', '.join(options)}")
+    for o in options:
+        if o.lower() == value.strip().lower():
+            return options.index(o)
+    raise PositionError(path, f"unknown {what} {value!r}; valid: {', '.join(options)}")
+
+
+def load(data: Any) -> tuple[core.CoreState, list[str]]:
+    """A (state, player names) pair from a position; PositionError names the first bad field."""
+    R = compiled.rules()
+    goods = list(R.goods)
+    kind_labels = [k.label for k in R.kinds]
+    market_labels = [m.label for m in R.market]
+    if not isinstance(data, dict):
+        raise PositionError("$", "a position is a JSON object")
+    if _get(data, "format", "$", str) != FORMAT:
+        raise PositionError("$.format", f"must be {FORMAT!r}")
+    version = _get(data, "version", "$", int)
+    if version != VERSION:
+        raise PositionError("$.version", f"{version} is not supported (this program reads version {VERSION})")
+    board_id = _choice(_get(data, "board", "$", str), list(BOARD_NAMES), "$.board", "board")
+    board = compiled.board_by_id(board_id)
+    opts = _get(data, "options", "$", dict, optional=True, default={})
+    options = 0
+    if _get(opts, "wine_variant", "$.options", bool, optional=True, default=False):
+        options |= core.OPTION_WINE_VARIANT
+    if _get(opts, "intermediate_scoring", "$.options", bool, optional=True, default=False):
+        options |= core.OPTION_INTERMEDIATE
+    players = _get(data, "players", "$", list)
+    if not 2 <= len(players) <= core.MAX_PLAYERS:
+        raise PositionError("$.players", f"{len(players)} players; a game has 2 to {core.MAX_PLAYERS}")
+    names = []
+    for i, p in enumerate(players):
+        name = _get(p, "name", f"$.players[{i}]", str)
+        if not name.strip() or name in names:
+            raise PositionError(f"$.players[{i}].name", f"{name!r} is empty or used twice")
+        names.append(name)
+    n = len(names)
+
+    def seat(value, path, allow_none=False):
+        if value is None and allow_none:
+            return -1
+        return _choice(value, names, path, "player")
+
+    def card_counts(obj, path):
+        if not isinstance(obj, dict):
+            raise PositionError(path, "must be an object of card name -> count")
+        vec = [0] * len(kind_labels)
+        for label, cnt in obj.items():
+            k = _choice(label, kind_labels, f"{path}.{label}", "card")
+            if isinstance(cnt, bool) or not isinstance(cnt, int) or not 0 <= cnt <= 30:
+                raise PositionError(f"{path}.{label}", f"{cnt!r} is not a count 0..30")
+            vec[k] += cnt
+        return vec
+
+    raw_players = []
+    for i, p in enumerate(players):
+        path = f"$.players[{i}]"
+        coins = _get(p, "coins", path, int)
+        if coins < 0:
+            raise PositionError(f"{path}.coins", "cannot be negative")
+        gd = _get(p, "goods", path, dict)
+        vec = [0] * 5
+        for g, cnt in gd.items():
+            j = _choice(g, goods, f"{path}.goods.{g}", "good")
+            if isinstance(cnt, bool) or not isinstance(cnt, int) or cnt < 0:
+                raise PositionError(f"{path}.goods.{g}", f"{cnt!r} is not a count")
+            vec[j] = cnt
+        cols = _get(p, "colonists", path, dict)
+        locs = []
+        for sea, kind in enumerate(("land", "sea")):
+            lst = _get(cols, kind, f"{path}.colonists", list)
+            if len(lst) != 3:
+                raise PositionError(f"{path}.colonists.{kind}", "must list 3 colonists (a place or 'storehouse')")
+            for j, text in enumerate(lst):
+                if not isinstance(text, str):
+                    raise PositionError(f"{path}.colonists.{kind}[{j}]", f"{text!r} is not a place name")
+                locs.append(_find_location(board, text, sea, f"{path}.colonists.{kind}[{j}]"))
+        houses = []
+        for j, h in enumerate(_get(p, "houses", path, list)):
+            c = _choice(h, list(board.cities), f"{path}.houses[{j}]", "city")
+            if c in houses:
+                raise PositionError(f"{path}.houses[{j}]", f"a second house in {h}")
+            houses.append(c)
+        top = p.get("top")
+        raw_players.append(dict(
+            coins=coins, goods=vec, colonists=locs, houses=houses,
+            hand=card_counts(_get(p, "hand", path, dict), f"{path}.hand"),
+            discard=card_counts(_get(p, "discard", path, dict), f"{path}.discard"),
+            top=-1 if top is None else _choice(top, kind_labels, f"{path}.top", "card"),
+            inter_done=0 if p.get("intermediate_vp") is None else 1,
+            inter_vp=p.get("intermediate_vp") or 0))
+
+    cities = _get(data, "cities", "$", dict)
+    city_good = [-1] * len(board.cities)
+    for name, g in cities.items():
+        c = _choice(name, list(board.cities), f"$.cities.{name}", "city")
+        city_good[c] = _choice(g, goods, f"$.cities.{name}", "good")
+    for c, letter in enumerate(board.city_letter):
+        if letter >= 0 and city_good[c] < 0:
+            raise PositionError(f"$.cities.{board.cities[c]}", "missing: every city needs its good")
+    provinces = _get(data, "provinces", "$", dict)
+    marker_good = [-1] * len(board.provinces)
+    marker_coin = [0] * len(board.provinces)
+    for v, pname in enumerate(board.provinces):
+        path = f"$.provinces.{pname}"
+        entry = provinces.get(pname)
+        if entry is None:
+            raise PositionError(path, "missing")
+        mg = _get(entry, "marker", path, (str, type(None)))
+        marker_good[v] = -1 if mg is None else _choice(mg, goods, f"{path}.marker", "good")
+        marker_coin[v] = _choice(_get(entry, "side", path, str), list(SIDES), f"{path}.side", "side")
+    for pname in provinces:
+        if pname not in board.provinces:
+            raise PositionError(f"$.provinces.{pname}", f"no such province on {board.name}")
+
+    display_names = _get(data, "display", "$", list)
+    if len(display_names) != 7:
+        raise PositionError("$.display", "must list 7 positions (a card like 'Weaver/II' or null)")
+    display = [-1 if x is None else _choice(x, market_labels, f"$.display[{i}]", "market card")
+               for i, x in enumerate(display_names)]
+    unseen = _get(data, "unseen", "$", dict)
+    numerals = list(compiled.NUMERALS[:n])
+    order = data.get("stack_order")
+    stack_top_first = []
+    by_deck = {}
+    for numeral, lst in unseen.items():
+        d = _choice(numeral, numerals, f"$.unseen.{numeral}", f"deck for {n} players")
+        if not isinstance(lst, list):
+            raise PositionError(f"$.unseen.{numeral}", "must be a list of card names")
+        ids = []
+        for j, name in enumerate(lst):
+            label = f"{name}/{numerals[d]}" if isinstance(name, str) else name
+            ids.append(_choice(label, market_labels, f"$.unseen.{numeral}[{j}]", f"card of deck {numerals[d]}"))
+        by_deck[d] = ids
+    for d in sorted(by_deck):
+        stack_top_first += sorted(by_deck[d])
+    order_known = 0
+    if order is not None:
+        if not isinstance(order, list):
+            raise PositionError("$.stack_order", "a list of cards, top first, or null")
+        ids = [_choice(x, market_labels, f"$.stack_order[{j}]", "market card") for j, x in enumerate(order)]
+        if sorted(ids) != sorted(stack_top_first):
+            raise PositionError("$.stack_order", "must hold exactly the unseen cards")
+        stack_top_first = ids
+        order_known = 1
+    chance = _choice(_get(data, "chance", "$", str, optional=True, default="sample"),
+                     ["sample", "external"], "$.chance", "chance mode")
+    turn = _get(data, "turn", "$", dict)
+    phase_name = _get(turn, "phase", "$.turn", str)
+    if phase_name not in PHASE_CODES:
+        raise PositionError("$.turn.phase", f"unknown phase {phase_name!r}; valid: {', '.join(PHASE_CODES)}")
+    decider = turn.get("decider")
+    if decider == "chance":
+        decider_code = core.CHANCE
+    elif decider is None:
+        decider_code = core.NOBODY
+    else:
+        decider_code = seat(decider, "$.turn.decider")
+    card = turn.get("card")
+    scratch = _get(turn, "scratch", "$.turn", dict, optional=True, default={})
+    end = _get(data, "end", "$", dict, optional=True, default={})
+    raw = dict(
+        board=board_id, n_players=n, options=options, phase=PHASE_CODES[phase_name], decider=decider_code,
+        turn_player=seat(_get(turn, "player", "$.turn", str), "$.turn.player"),
+        pm_holder=seat(_get(data, "praefectus_magnus", "$", str), "$.praefectus_magnus"),
+        order_known=order_known, chance_external=chance,
+        city_good=city_good, marker_coin=marker_coin, marker_good=marker_good, display=display,
+        stack=list(reversed(stack_top_first)),
+        nile_pos=board.nile.index(_choice(data.get("nile_marker"), list(board.provinces), "$.nile_marker",
+                                          "province")) if board.nile else 0,
+        act_kind=-1 if card is None else _choice(card, kind_labels, "$.turn.card", "card"),
+        end_player=seat(end.get("concordia"), "$.end.concordia", allow_none=True),
+        end_this_turn=int(bool(end.get("trigger_this_turn", False))),
+        final_turns=end.get("final_turns_left", 0),
+        inter_paid=int(bool(data.get("intermediate_paid", False))),
+        turns=_get(turn, "number", "$.turn", int, optional=True, default=0),
+        rng=_get(data, "rng", "$", int, optional=True, default=1),
+        players=raw_players,
+    )
+    defaults = dict(steps=0, moved=0, merc_sold_last=-1, merc_bought_last=-1, merc_kinds=0, merc_sold_mask=0,
+                    buys=0, col_last=0, col_cash_ok=0, keep_player=0, keep_last=0, pend=[[0] * 5] * n)
+    for key in _SCRATCH:
+        raw[key] = scratch.get(key, defaults[key])
+    try:
+        state = core.CoreState.load(raw)
+    except ValueError as e:
+        # the core names its raw field first ("players[0].goods: ..."): keep that as the path
+        field, _, message = str(e).partition(": ")
+        if message and " " not in field:
+            raise PositionError(f"$.{field}", message) from None
+        raise PositionError("$", str(e)) from None
+    return state, names
