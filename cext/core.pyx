@@ -259,6 +259,9 @@ cdef void init_state(State* s, int board_id, int n_players, uint64_t seed, int o
             pl.hand[k] = g_rules.start_hand[k]
         pl.top = -1
     s.pm_holder = n_players - 1
+    s.act_kind = -1
+    s.merc_sold_last = -1
+    s.merc_bought_last = -1
     s.turn_player = 0
     s.phase = PH_PLAY
     s.decider = 0
@@ -352,15 +355,22 @@ cdef void refill(State* s) noexcept nogil:
     while n < DISPLAY and s.stack_len > 0:
         top = s.stack_len - 1
         if not s.order_known:
+            # the order inside the top deck is unknown: keep it canonical (sorted), so a state's
+            # draws depend on what is unseen and the RNG only, never on how the array was stored
+            deck = g_rules.card_deck[s.stack[top]]
+            lo = top
+            while lo > 0 and g_rules.card_deck[s.stack[lo - 1]] == deck:
+                lo -= 1
+            for i in range(lo + 1, top + 1):
+                j = i
+                while j > lo and s.stack[j - 1] > s.stack[j]:
+                    t = s.stack[j]; s.stack[j] = s.stack[j - 1]; s.stack[j - 1] = t
+                    j -= 1
             if s.chance_external:
                 s.phase = PH_CHANCE
                 s.decider = DECIDER_CHANCE
                 return
             # sample uniformly among the unseen cards of the top deck
-            deck = g_rules.card_deck[s.stack[top]]
-            lo = top
-            while lo > 0 and g_rules.card_deck[s.stack[lo - 1]] == deck:
-                lo -= 1
             j = lo + <int>rng_below(&s.rng, top - lo + 1)
             t = s.stack[j]; s.stack[j] = s.stack[top]; s.stack[top] = t
         s.display[n] = s.stack[top]
@@ -938,13 +948,10 @@ cdef void apply_action(State* s, int32_t a) noexcept nogil:
                 s.stack[i] = s.stack[top]
                 s.stack[top] = x
                 break
-        # the revealed card is now on top: place it as if the order were known
-        s.order_known = 1
+        # the revealed card fills the first gap (refill has closed the gaps); then ask for the next one
+        s.display[display_count(s)] = x
+        s.stack_len -= 1
         refill(s)
-        if s.phase != PH_CHANCE:
-            s.order_known = 0
-        else:
-            s.order_known = 0
 
 
 # ---------------------------------------------------------------- scoring
@@ -1544,6 +1551,8 @@ cdef _load_player(Player* pl, object d, int p, const Board* b):
             raise ValueError(f"{where}.colonists[{i}]: on a route of the other kind")
         if 0 <= loc < ROUTE_BASE and b.city_special[loc] and not colonist_is_sea(i):
             raise ValueError(f"{where}.colonists[{i}]: only sea colonists reach a special square")
+        if 0 <= loc < ROUTE_BASE and b.city_special[loc] and loc in [pl.col[j] for j in range(3, i)]:
+            raise ValueError(f"{where}.colonists[{i}]: a second colonist on a special square")
         pl.col[i] = loc
     vals = _list(d, "hand", g_rules.n_kinds, where)
     for k in range(g_rules.n_kinds):
@@ -1628,3 +1637,6 @@ def bench_copy(int board_id, int n_players, int reps):
             acc += gen_legal(&s, buf)
         t2 = clock()
     return (t1 - t0) / CLOCKS_PER_SEC, (t2 - t1) / CLOCKS_PER_SEC, acc, sizeof(State)
+
+
+include "search.pxi"

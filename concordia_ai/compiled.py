@@ -170,7 +170,15 @@ def board(name: str) -> CompiledBoard:
     routes = [(cities.index(a), cities.index(e), 0, 1) for a, e in b.land_routes]
     routes += [(cities.index(a), cities.index(e), 1, sea_cap) for a, e in b.sea_routes]
     variable = special.get("variable_bonus_province")
-    nile = [provinces.index(p) for p in special.get("nile_flood", {}).get("order_downstream", [])]
+    flood = special.get("nile_flood", {})
+    order = list(flood.get("order_downstream", []))
+    if order:
+        # the core's marker position 0 is where the marker starts: rotate the cycle to start there
+        start = order.index(flood.get("starts_in", order[0]))
+        order = order[start:] + order[:start]
+    if len(order) > 8:
+        raise ValueError(f"{name}: at most 8 Nile provinces")
+    nile = [provinces.index(p) for p in order]
     frank = special.get("frankincense", {})
     frank_provinces = [provinces.index(p) for p in frank.get("provinces", [])]
     compiled = dict(

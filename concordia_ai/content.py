@@ -382,11 +382,37 @@ def _check_special(check: _Checker, special: dict, sea_routes, province_names: s
         order = check.list(flood["order_downstream"], _join(p, "order_downstream"))
         for i, name in enumerate(order):
             check.one_of(name, _join(_join(p, "order_downstream"), i), sorted(province_names), "province")
+        check.unique_names(order, _join(p, "order_downstream"), "province")
         check.one_of(flood["starts_in"], _join(p, "starts_in"), order, "province")
     for key in ("nile_provinces", "red_sea_harbour_provinces"):
         if key in special:
             for i, name in enumerate(check.list(special[key], _join("special", key))):
                 check.one_of(name, _join(_join("special", key), i), sorted(province_names), "province")
+    # structured fields the rules core reads (concordia_ai.compiled)
+    if "variable_bonus_province" in special:
+        check.one_of(special["variable_bonus_province"], "special.variable_bonus_province",
+                     sorted(province_names), "province")
+    if "cash_bonus_extra" in special:
+        check.int(special["cash_bonus_extra"], "special.cash_bonus_extra", minimum=0)
+    if "sea_route_capacity" in special:
+        # a description starting 'unlimited', or true: every sea line holds any number of sea colonists
+        cap = special["sea_route_capacity"]
+        if cap is not True and not (isinstance(cap, str) and cap.lower().startswith("unlimited")):
+            check.fail("special.sea_route_capacity", f"expected true or a text starting 'unlimited', got {cap!r}")
+    if "frankincense" in special:
+        p = "special.frankincense"
+        frank = check.obj(special["frankincense"], p, required=("provinces", "coins"))
+        if "FRANKINCENSE" not in squares:
+            check.fail(p, "needs the special square FRANKINCENSE in special.special_spaces")
+        names = check.list(frank["provinces"], _join(p, "provinces"))
+        for i, name in enumerate(names):
+            check.one_of(name, _join(_join(p, "provinces"), i), sorted(province_names), "province")
+        check.unique_names(names, _join(p, "provinces"), "province")
+        check.int(frank["coins"], _join(p, "coins"), minimum=1)
+    if "special_square_vp" in special:
+        check.int(special["special_square_vp"], "special.special_square_vp", minimum=0)
+        if not squares:
+            check.fail("special.special_square_vp", "the board has no special_spaces")
 
 
 def load_board_file(path: str | Path, rules: Rules | None = None) -> Board:

@@ -15,13 +15,10 @@ from typing import Any
 from . import compiled, core, notation, position
 from .compiled import GODS
 from .content import BOARD_NAMES
+from .errors import GameError, NotationError  # noqa: F401  (re-exported)
 
 CHANCE = core.CHANCE
 SCORE_COLUMNS = GODS + ("Concordia", "Squares", "total")
-
-
-class GameError(ValueError):
-    """A bad request to a game: an illegal move, an unknown board, a bad layout."""
 
 
 class Game:
@@ -82,13 +79,17 @@ class Game:
         pos["unseen"] = unseen
         pos["stack_order"] = None
         pos["chance"] = "external"
-        return cls.from_json(pos)
+        try:
+            return cls.from_json(pos, strict=True)
+        except position.PositionError as e:
+            raise GameError(f"{e.path.replace('$.', '')}: {e.message}") from None
 
     @classmethod
-    def from_json(cls, data: Any) -> "Game":
+    def from_json(cls, data: Any, strict: bool = False) -> "Game":
+        """A game from a position (dict or JSON text); `strict` demands every card be accounted for."""
         if isinstance(data, str):
             data = json.loads(data)
-        state, names = position.load(data)
+        state, names = position.load(data, strict)
         return cls(state, names)
 
     def to_json(self) -> dict:

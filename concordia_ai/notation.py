@@ -7,18 +7,15 @@
     place sea Roma (Colonist card) · reveal Mason/I (a card turned up from the stack)
 
 Parsing is case-insensitive; each word may be shortened to any prefix that leaves one legal move
-("pl arch", "mo l roma > nov-roma"). A route may be named from either end.
+("pl arch", "mo l roma > nov-roma", "m s ro > cart"). A route may be named from either end.
 """
 from __future__ import annotations
 
 from . import core
+from .errors import NotationError
 from .position import location_name, route_name
 
 KINDS = ("land", "sea")
-
-
-class NotationError(ValueError):
-    """Unknown, ambiguous or illegal move text; the message lists what would be valid."""
 
 
 def move_text(game, code: int) -> str:
@@ -79,8 +76,16 @@ def _words(text: str) -> list[str]:
     return text.lower().replace(">", " > ").split()
 
 
+def _word_matches(typed: str, full: str) -> bool:
+    """A prefix of the word, or of each part of a route name: "nov-roma" for "novaria-roma"."""
+    if full.startswith(typed):
+        return True
+    tp, fp = typed.split("-"), full.split("-")
+    return len(tp) == len(fp) and all(f.startswith(t) for t, f in zip(tp, fp))
+
+
 def _matches(typed: list[str], full: list[str]) -> bool:
-    return len(typed) == len(full) and all(f.startswith(w) for w, f in zip(typed, full))
+    return len(typed) == len(full) and all(_word_matches(w, f) for w, f in zip(typed, full))
 
 
 def parse_move(game, text: str) -> int:

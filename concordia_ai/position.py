@@ -128,6 +128,9 @@ def dump(state: core.CoreState, names: list[str]) -> dict[str, Any]:
     return out
 
 
+_SCRATCH_RANGE = dict(steps=(0, 6), moved=(0, 63), merc_sold_last=(-1, 4), merc_bought_last=(-1, 4),
+                      merc_kinds=(0, 2), merc_sold_mask=(0, 31), buys=(0, 2), col_last=(0, 80), col_cash_ok=(0, 1),
+                      keep_player=(0, None), keep_last=(0, 4))
 _SCRATCH = ("steps", "moved", "merc_sold_last", "merc_bought_last", "merc_kinds", "merc_sold_mask", "buys",
             "col_last", "col_cash_ok", "keep_player", "keep_last", "pend")
 
@@ -159,8 +162,11 @@ def _choice(value, options, path, what):
     raise PositionError(path, f"unknown {what} {value!r}; valid: {', '.join(options)}")
 
 
-def load(data: Any) -> tuple[core.CoreState, list[str]]:
-    """A (state, player names) pair from a position; PositionError names the first bad field."""
+def load(data: Any, strict: bool = False) -> tuple[core.CoreState, list[str]]:
+    """A (state, player names) pair from a position; PositionError names the first bad field.
+
+    Constructed positions (rule studies, 'what if I held a Weaver') may give any hands; `strict` also
+    demands that every card is accounted for as in a real game (see _check_cards)."""
     R = compiled.rules()
     goods = list(R.goods)
     kind_labels = [k.label for k in R.kinds]
@@ -186,8 +192,8 @@ def load(data: Any) -> tuple[core.CoreState, list[str]]:
     names = []
     for i, p in enumerate(players):
         name = _get(p, "name", f"$.players[{i}]", str)
-        if not name.strip() or name in names:
-            raise PositionError(f"$.players[{i}].name", f"{name!r} is empty or used twice")
+        if not name.strip() or name.lower() in [x.lower() for x in names] or name.lower() in ("chance", "nobody"):
+            raise PositionError(f"$.players[{i}].name", f"{name!r} is empty, reserved or used twice (names ignore case)")
         names.append(name)
     n = len(names)
 
@@ -233,6 +239,8 @@ def load(data: Any) -> tuple[core.CoreState, list[str]]:
         houses = []
         for j, h in enumerate(_get(p, "houses", path, list)):
             c = _choice(h, list(board.cities), f"{path}.houses[{j}]", "city")
+            if c == board.start_city or c in board.squares:
+                raise PositionError(f"{path}.houses[{j}]", f"no house can stand in {board.cities[c]}")
             if c in houses:
                 raise PositionError(f"{path}.houses[{j}]", f"a second house in {h}")
             houses.append(c)
@@ -243,12 +251,16 @@ def load(data: Any) -> tuple[core.CoreState, list[str]]:
             discard=card_counts(_get(p, "discard", path, dict), f"{path}.discard"),
             top=-1 if top is None else _choice(top, kind_labels, f"{path}.top", "card"),
             inter_done=0 if p.get("intermediate_vp") is None else 1,
-            inter_vp=p.get("intermediate_vp") or 0))
+            inter_vp=_get(p, "intermediate_vp", path, int) if p.get("intermediate_vp") is not None else 0))
+        if raw_players[-1]["inter_vp"] < 0:
+            raise PositionError(f"{path}.intermediate_vp", "cannot be negative")
 
     cities = _get(data, "cities", "$", dict)
     city_good = [-1] * len(board.cities)
     for name, g in cities.items():
         c = _choice(name, list(board.cities), f"$.cities.{name}", "city")
+        if board.city_letter[c] < 0:
+            raise PositionError(f"$.cities.{name}", f"{board.cities[c]} takes no city token (no good)")
         city_good[c] = _choice(g, goods, f"$.cities.{name}", "good")
     for c, letter in enumerate(board.city_letter):
         if letter >= 0 and city_good[c] < 0:
@@ -264,6 +276,8 @@ def load(data: Any) -> tuple[core.CoreState, list[str]]:
         mg = _get(entry, "marker", path, (str, type(None)))
         marker_good[v] = -1 if mg is None else _choice(mg, goods, f"{path}.marker", "good")
         marker_coin[v] = _choice(_get(entry, "side", path, str), list(SIDES), f"{path}.side", "side")
+        if marker_good[v] < 0 and (v != board.variable_province or marker_coin[v]):
+            raise PositionError(f"{path}.marker", "needs a good (the marker's goods side)")
     for pname in provinces:
         if pname not in board.provinces:
             raise PositionError(f"$.provinces.{pname}", f"no such province on {board.name}")
@@ -273,6 +287,13 @@ def load(data: Any) -> tuple[core.CoreState, list[str]]:
         raise PositionError("$.display", "must list 7 positions (a card like 'Weaver/II' or null)")
     display = [-1 if x is None else _choice(x, market_labels, f"$.display[{i}]", "market card")
                for i, x in enumerate(display_names)]
+    for i, c in enumerate(display):
+        if c < 0:
+            continue
+        if display.index(c) != i:
+            raise PositionError(f"$.display[{i}]", f"{R.market[c].label} listed twice")
+        if R.market[c].deck >= n:
+            raise PositionError(f"$.display[{i}]", f"{R.market[c].label} is not in the decks of a {n}-player game")
     unseen = _get(data, "unseen", "$", dict)
     numerals = list(compiled.NUMERALS[:n])
     order = data.get("stack_order")
@@ -285,10 +306,15 @@ def load(data: Any) -> tuple[core.CoreState, list[str]]:
         ids = []
         for j, name in enumerate(lst):
             label = f"{name}/{numerals[d]}" if isinstance(name, str) else name
-            ids.append(_choice(label, market_labels, f"$.unseen.{numeral}[{j}]", f"card of deck {numerals[d]}"))
+            cid = _choice(label, market_labels, f"$.unseen.{numeral}[{j}]", f"card of deck {numerals[d]}")
+            if cid in display or cid in ids:
+                where = "in the display" if cid in display else "listed twice"
+                raise PositionError(f"$.unseen.{numeral}[{j}]", f"{R.market[cid].label} is also {where}")
+            ids.append(cid)
         by_deck[d] = ids
     for d in sorted(by_deck):
-        stack_top_first += sorted(by_deck[d])
+        # unknown order: the core keeps each deck ascending from the bottom of the array (canonical)
+        stack_top_first += sorted(by_deck[d], reverse=True)
     order_known = 0
     if order is not None:
         if not isinstance(order, list):
@@ -314,21 +340,37 @@ def load(data: Any) -> tuple[core.CoreState, list[str]]:
     card = turn.get("card")
     scratch = _get(turn, "scratch", "$.turn", dict, optional=True, default={})
     end = _get(data, "end", "$", dict, optional=True, default={})
+    turn_number = _get(turn, "number", "$.turn", int, optional=True, default=0)
+    if turn_number < 0:
+        raise PositionError("$.turn.number", f"{turn_number} is negative")
+    final_turns = _get(end, "final_turns_left", "$.end", int, optional=True, default=0)
+    if not 0 <= final_turns <= n - 1:
+        raise PositionError("$.end.final_turns_left", f"{final_turns} is not in 0..{n - 1}")
+    _get(end, "trigger_this_turn", "$.end", bool, optional=True)
+    inter_paid = _get(data, "intermediate_paid", "$", bool, optional=True, default=False)
+    turn_player = seat(_get(turn, "player", "$.turn", str), "$.turn.player")
+    _check_decider(phase_name, decider_code, turn_player, scratch, names)
+    for i, p in enumerate(raw_players):
+        if not any(p["hand"]):
+            raise PositionError(f"$.players[{i}].hand", "empty: a player always holds at least the Tribune")
+    if strict:
+        _check_cards(raw_players, display, by_deck, n, names)
+    _check_routes(board, raw_players, phase_name, names)
     raw = dict(
         board=board_id, n_players=n, options=options, phase=PHASE_CODES[phase_name], decider=decider_code,
-        turn_player=seat(_get(turn, "player", "$.turn", str), "$.turn.player"),
+        turn_player=turn_player,
         pm_holder=seat(_get(data, "praefectus_magnus", "$", str), "$.praefectus_magnus"),
         order_known=order_known, chance_external=chance,
         city_good=city_good, marker_coin=marker_coin, marker_good=marker_good, display=display,
         stack=list(reversed(stack_top_first)),
-        nile_pos=board.nile.index(_choice(data.get("nile_marker"), list(board.provinces), "$.nile_marker",
-                                          "province")) if board.nile else 0,
+        nile_pos=_choice(data.get("nile_marker"), [board.provinces[v] for v in board.nile], "$.nile_marker",
+                         "Nile province") if board.nile else 0,
         act_kind=-1 if card is None else _choice(card, kind_labels, "$.turn.card", "card"),
         end_player=seat(end.get("concordia"), "$.end.concordia", allow_none=True),
         end_this_turn=int(bool(end.get("trigger_this_turn", False))),
-        final_turns=end.get("final_turns_left", 0),
-        inter_paid=int(bool(data.get("intermediate_paid", False))),
-        turns=_get(turn, "number", "$.turn", int, optional=True, default=0),
+        final_turns=final_turns,
+        inter_paid=int(inter_paid),
+        turns=turn_number,
         rng=_get(data, "rng", "$", int, optional=True, default=1),
         players=raw_players,
     )
@@ -336,6 +378,17 @@ def load(data: Any) -> tuple[core.CoreState, list[str]]:
                     buys=0, col_last=0, col_cash_ok=0, keep_player=0, keep_last=0, pend=[[0] * 5] * n)
     for key in _SCRATCH:
         raw[key] = scratch.get(key, defaults[key])
+        if key == "pend":
+            ok = isinstance(raw[key], list) and len(raw[key]) == n and all(
+                isinstance(row, list) and len(row) == 5 and
+                all(isinstance(x, int) and not isinstance(x, bool) and 0 <= x <= 60 for x in row) for row in raw[key])
+            if not ok:
+                raise PositionError("$.turn.scratch.pend", f"a list of {n} lists of 5 counts (one per player)")
+        else:
+            lo, hi = _SCRATCH_RANGE[key]
+            v = raw[key]
+            if isinstance(v, bool) or not isinstance(v, int) or not lo <= v <= (n - 1 if hi is None else hi):
+                raise PositionError(f"$.turn.scratch.{key}", f"{v!r} is not an integer in {lo}..{n - 1 if hi is None else hi}")
     try:
         state = core.CoreState.load(raw)
     except ValueError as e:
@@ -345,3 +398,78 @@ def load(data: Any) -> tuple[core.CoreState, list[str]]:
             raise PositionError(f"$.{field}", message) from None
         raise PositionError("$", str(e)) from None
     return state, names
+
+
+_TURN_PHASES = ("play", "diplomat", "tribune", "architect-move", "architect-build", "prefect", "mercator",
+                "senator", "consul", "colonist")
+
+
+def _check_decider(phase: str, decider: int, turn_player: int, scratch: dict, names: list[str]) -> None:
+    """Who decides follows from the phase: the turn player, a keep-choice's receiver, chance, or nobody."""
+    if phase in _TURN_PHASES:
+        want, why = turn_player, f"in phase {phase} the turn player ({names[turn_player]}) decides"
+    elif phase == "keep":
+        kp = scratch.get("keep_player", 0)
+        want = kp if isinstance(kp, int) and 0 <= kp < len(names) else decider
+        why = "in phase keep the receiving player (turn.scratch.keep_player) decides"
+    elif phase == "chance":
+        want, why = core.CHANCE, "in phase chance the decider is 'chance'"
+    else:
+        want, why = core.NOBODY, "when the game is over the decider is null"
+    if decider != want:
+        given = "chance" if decider == core.CHANCE else ("null" if decider == core.NOBODY else names[decider])
+        raise PositionError("$.turn.decider", f"{why}, not {given}")
+
+
+def _check_cards(players: list[dict], display: list[int], by_deck: dict, n: int, names: list[str]) -> None:
+    """Every card is somewhere: the starting cards with each player (the Tribune always in hand, since playing
+    it takes every card back), each market card of the decks in play in a hand, the display or the stack."""
+    R = compiled.rules()
+    start = [0] * len(R.kinds)
+    for card in R.raw.starting_hand:
+        start[[k.label for k in R.kinds].index(_kind_label(card))] += 1
+    tribune = next(k for k, kind in enumerate(R.kinds) if kind.name == "Tribune")
+    bought = [0] * len(R.kinds)
+    for i, p in enumerate(players):
+        if p["hand"][tribune] != 1 or p["discard"][tribune] != 0:
+            raise PositionError(f"$.players[{i}].hand", "must hold the Tribune (playing it takes every card back)")
+        for k in range(len(R.kinds)):
+            owned = p["hand"][k] + p["discard"][k]
+            if owned < start[k]:
+                raise PositionError(f"$.players[{i}].hand",
+                                    f"{names[i]} lacks a starting card: {R.kinds[k].label} (hand and discard)")
+            bought[k] += owned - start[k]
+    free = [0] * len(R.kinds)
+    placed = {c for c in display if c >= 0} | {c for ids in by_deck.values() for c in ids}
+    for m in R.market:
+        if m.deck < n and m.id not in placed:
+            free[m.kind] += 1
+    for k in range(len(R.kinds)):
+        if bought[k] != free[k]:
+            raise PositionError("$.players", f"{bought[k]} bought {R.kinds[k].label} card(s) in the players' hands, "
+                                f"but {free[k]} left the display (the rest are in the display or unseen)")
+
+
+def _kind_label(card) -> str:
+    R = compiled.rules()
+    for k in R.kinds:
+        if (k.name, k.god, k.coins) == (card.name, card.god, card.coins):
+            return k.label
+    raise PositionError("$", f"unknown card {card.name}")
+
+
+def _check_routes(board, players: list[dict], phase: str, names: list[str]) -> None:
+    """A single-capacity route holds one colonist (mid-movement of an Architect excepted)."""
+    if phase == "architect-move":
+        return
+    seen = {}
+    for i, p in enumerate(players):
+        for j, loc in enumerate(p["colonists"]):
+            if loc < core.ROUTE_OFFSET or not board.routes[loc - core.ROUTE_OFFSET][3]:
+                continue
+            if loc in seen:
+                kind, idx = ("land", j) if j < 3 else ("sea", j - 3)
+                raise PositionError(f"$.players[{i}].colonists.{kind}[{idx}]",
+                                    f"{route_name(board, loc - core.ROUTE_OFFSET)} already holds a colonist of "
+                                    f"{names[seen[loc]]}")
+            seen[loc] = i

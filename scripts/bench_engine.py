@@ -24,7 +24,7 @@ sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 from concordia_ai import compiled, core  # noqa: E402
 
-BOARDS = ("imperium", "italia")
+BOARDS = ("imperium", "italia", "creta", "aegyptus")
 
 MEMCPY_C = r"""
 #include <stdio.h>

@@ -66,10 +66,18 @@ def test_aegyptus_sea_route_kinds():
     assert set(special["special_spaces"]) == {"FRANKINCENSE", "GOLD"}
     assert special["nile_flood"]["starts_in"] == "Kush"
     assert "sea_route_capacity" in special
+    assert special["frankincense"] == {"provinces": ["Sinai", "Arabia", "Litus"], "coins": 5}
+    assert special["special_square_vp"] == 7
+    assert special["nile_flood"]["order_downstream"] == ["Kush", "Nubia", "Aegyptus Superior", "Arcadia",
+                                                         "Aegyptus Inferior"]
 
 
 def test_creta_special_and_base_boards_have_none():
-    assert set(load_board("creta").special) == {"Gavdos", "extra_cash"}
+    special = load_board("creta").special
+    assert set(special) == {"Gavdos", "extra_cash", "variable_bonus_province", "cash_bonus_extra"}
+    assert special["variable_bonus_province"] == "Brown"
+    assert special["cash_bonus_extra"] == 2
+    assert [p.cities for p in load_board("creta").provinces if p.name == "Brown"] == [("Gavdos",)]
     assert load_board("imperium").special == {}
     assert load_board("italia").special == {}
 
@@ -192,6 +200,19 @@ MAP_CORRUPTIONS = [
     ("aegyptus", lambda d: d["special"]["special_spaces"]["GOLD"]["connected_by_sea_to"].append("Napata"), r"special\.special_spaces\.GOLD\.connected_by_sea_to: does not match"),
     ("aegyptus", lambda d: d["special"]["nile_flood"].update(starts_in="Atlantis"), r"special\.nile_flood\.starts_in: unknown province 'Atlantis'"),
     ("creta", lambda d: d.update(name="kreta"), r"name: 'kreta' does not match the file name 'creta'"),
+    ("creta", lambda d: d["special"].update(variable_bonus_province="Gavdos"), r"special\.variable_bonus_province: unknown province 'Gavdos'"),
+    ("creta", lambda d: d["special"].update(cash_bonus_extra="2"), r"special\.cash_bonus_extra: expected an integer, got '2'"),
+    ("creta", lambda d: d["special"].update(cash_bonus_extra=-1), r"special\.cash_bonus_extra: expected at least 0, got -1"),
+    ("creta", lambda d: d["special"].update(special_square_vp=7), r"special\.special_square_vp: the board has no special_spaces"),
+    ("creta", lambda d: d["special"].update(frankincense={"provinces": ["Brown"], "coins": 5}), r"special\.frankincense: needs the special square FRANKINCENSE"),
+    ("aegyptus", lambda d: d["special"]["frankincense"]["provinces"].append("Atlantis"), r"special\.frankincense\.provinces\[3\]: unknown province 'Atlantis'"),
+    ("aegyptus", lambda d: d["special"]["frankincense"]["provinces"].append("Sinai"), r"special\.frankincense\.provinces\[3\]: duplicate province 'Sinai'"),
+    ("aegyptus", lambda d: d["special"]["frankincense"].update(coins=0), r"special\.frankincense\.coins: expected at least 1, got 0"),
+    ("aegyptus", lambda d: d["special"]["frankincense"].pop("coins"), r"special\.frankincense\.coins: missing"),
+    ("aegyptus", lambda d: d["special"]["frankincense"].update(gold=1), r"special\.frankincense\.gold: unknown field"),
+    ("aegyptus", lambda d: d["special"].update(special_square_vp=True), r"special\.special_square_vp: expected an integer, got True"),
+    ("aegyptus", lambda d: d["special"].update(sea_route_capacity=3), r"special\.sea_route_capacity: expected true or a text starting 'unlimited', got 3"),
+    ("aegyptus", lambda d: d["special"]["nile_flood"]["order_downstream"].append("Kush"), r"special\.nile_flood\.order_downstream\[5\]: duplicate province 'Kush'"),
 ]
 
 

@@ -1,0 +1,499 @@
+# Information Set MCTS and the heuristic players, included into core.pyx so they call the rules
+# functions directly (no Python per iteration).
+#
+# Single-observer ISMCTS (Cowling, Powley & Whitehouse 2012). Every move in Concordia is public; the only
+# hidden thing is the order of the unseen cards inside each deck. Each iteration copies the root, forgets
+# the stack order, and resolves every card revealed during the descent as an explicit chance node whose
+# outcome is drawn uniformly from the unseen cards of the top deck (the same distribution as a fresh
+# shuffle of each deck, so re-sampling is built in and the true order can never leak). Children whose
+# legality depends on the sample use availability counts in UCB ("subset-armed bandit").
+from libc.stdlib cimport malloc, realloc, free
+from libc.math cimport sqrt, log, exp, pow
+
+cdef enum:
+    RW_WIN = 0
+    RW_RANK = 1
+    RW_MARGIN = 2
+    RW_MIX = 3
+    POL_RANDOM = 0
+    POL_GREEDY = 1
+    HASH_SIZE = 4096
+    MAX_DEPTH = 4096
+
+ctypedef struct Node:
+    int32_t action
+    int32_t parent
+    int32_t child
+    int32_t sibling
+    int32_t visits
+    int32_t avail
+    float w              # summed reward of the player who chose the action
+    float win            # root player's: wins, VP, VP margin (reported for root children)
+    float vp
+    float margin
+    int8_t mover         # seat that chose the action, -1 for a chance outcome
+
+ctypedef struct SearchConfig:
+    int32_t iterations
+    double seconds
+    float c
+    int32_t final_best_mean
+    int32_t reward
+    float mix
+    float margin_scale
+    int32_t rollout_policy
+    float epsilon
+    int32_t rollout_turns
+    float fpu
+    int32_t use_prior
+    float pw_k
+    float pw_alpha
+    uint64_t seed
+
+ctypedef struct Tree:
+    Node* nodes
+    int32_t n
+    int32_t cap
+    int32_t failed
+
+
+cdef int tree_add(Tree* t, int32_t parent, int32_t action, int8_t mover) noexcept nogil:
+    cdef Node* grown
+    cdef int32_t i
+    if t.n >= t.cap:
+        grown = <Node*>realloc(t.nodes, sizeof(Node) * t.cap * 2)
+        if grown == NULL:
+            t.failed = 1
+            return -1
+        t.nodes = grown
+        t.cap *= 2
+    i = t.n
+    t.n += 1
+    memset(&t.nodes[i], 0, sizeof(Node))
+    t.nodes[i].action = action
+    t.nodes[i].parent = parent
+    t.nodes[i].child = -1
+    t.nodes[i].sibling = -1
+    t.nodes[i].mover = mover
+    if parent >= 0:
+        t.nodes[i].sibling = t.nodes[parent].child
+        t.nodes[parent].child = i
+    return i
+
+
+# ---------------------------------------------------------------- evaluation
+
+cdef float wealth(const Player* pl) noexcept nogil:
+    cdef int g
+    cdef float v = pl.coins
+    for g in range(NGOODS):
+        v += pl.goods[g] * g_rules.price[g]
+    return v
+
+
+cdef void evaluate(const State* s, float* out) noexcept nogil:
+    """A cheap estimate of each player's final score: VP if the game ended now, plus what the
+    position can still turn into (money and goods, houses that keep producing, colonists that move)."""
+    cdef int32_t sc[MAX_P * NSCORE]
+    cdef int p
+    cdef const Player* pl
+    cdef float late
+    score_all(s, sc)
+    # the further the game, the more the present score counts and the less the potential
+    late = 1.0 if s.end_player >= 0 else (<float>s.turns) / (<float>(30 * s.n_players))
+    if late > 1.0:
+        late = 1.0
+    for p in range(s.n_players):
+        pl = &s.pl[p]
+        out[p] = sc[p * NSCORE + 8] + (1.0 - late) * (0.08 * wealth(pl) + 1.2 * pl.n_houses + 0.8 * on_board(pl))
+
+
+cdef void reward_vector(const State* s, const SearchConfig* cfg, float* value, float* reward, int terminal) noexcept nogil:
+    """Rewards in [0, 1] for every seat, from final scores (terminal) or the evaluation (cut-off)."""
+    cdef int32_t sc[MAX_P * NSCORE]
+    cdef int8_t order[MAX_P]
+    cdef int n = s.n_players, p, q, rank
+    cdef float best_other, margin, win, rk
+    if terminal:
+        score_all(s, sc)
+        ranking(s, sc, order)
+        for p in range(n):
+            value[p] = sc[p * NSCORE + 8]
+    else:
+        evaluate(s, value)
+        # rank by value, ties by the Praefectus Magnus order as at the end
+        for p in range(n):
+            order[p] = p
+        for p in range(1, n):
+            q = p
+            while q > 0 and (value[order[q]] > value[order[q - 1]] or
+                             (value[order[q]] == value[order[q - 1]] and
+                              (s.pm_holder - order[q] + n) % n < (s.pm_holder - order[q - 1] + n) % n)):
+                rank = order[q]; order[q] = order[q - 1]; order[q - 1] = rank
+                q -= 1
+    for rank in range(n):
+        p = order[rank]
+        best_other = -1e9
+        for q in range(n):
+            if q != p and value[q] > best_other:
+                best_other = value[q]
+        margin = 0.5 + (value[p] - best_other) / (2.0 * cfg.margin_scale)
+        if margin < 0.0:
+            margin = 0.0
+        elif margin > 1.0:
+            margin = 1.0
+        win = 1.0 if rank == 0 else 0.0
+        rk = (<float>(n - 1 - rank)) / (<float>(n - 1))
+        if cfg.reward == RW_WIN:
+            reward[p] = win
+        elif cfg.reward == RW_RANK:
+            reward[p] = rk
+        elif cfg.reward == RW_MARGIN:
+            reward[p] = margin
+        else:
+            reward[p] = cfg.mix * win + (1.0 - cfg.mix) * margin
+
+
+cdef float action_value(State* s, int32_t a, int p) noexcept nogil:
+    """One-step lookahead: the evaluation of p minus a share of the best opponent after action a."""
+    cdef State t
+    cdef float v[MAX_P]
+    cdef float best = -1e9
+    cdef int q
+    memcpy(&t, s, sizeof(State))
+    t.chance_external = 0
+    t.order_known = 0
+    apply_action(&t, a)
+    evaluate(&t, v)
+    for q in range(t.n_players):
+        if q != p and v[q] > best:
+            best = v[q]
+    return v[p] - 0.3 * best
+
+
+cdef int greedy_index(State* s, int32_t* acts, int n, uint64_t* r) noexcept nogil:
+    cdef int i, best = 0, ties = 0, p = s.decider
+    cdef float v, bv = -1e18
+    if p < 0:
+        return <int>rng_below(r, n)
+    for i in range(n):
+        v = action_value(s, acts[i], p)
+        if v > bv + 1e-6:
+            bv = v
+            best = i
+            ties = 1
+        elif v > bv - 1e-6:
+            ties += 1
+            if rng_below(r, ties) == 0:
+                best = i
+    return best
+
+
+cdef float turn_value(State* s, int32_t a, int p, uint64_t* r) noexcept nogil:
+    """Apply a, finish p's turn greedily, evaluate: a plan-level look at one whole turn."""
+    cdef State t
+    cdef int32_t acts[MAX_ACTIONS]
+    cdef float v[MAX_P]
+    cdef float best = -1e9
+    cdef int q, n, steps = 0, turn = s.turns
+    memcpy(&t, s, sizeof(State))
+    t.chance_external = 0
+    t.order_known = 0
+    apply_action(&t, a)
+    while t.phase != PH_OVER and t.turns == turn and t.decider == p and steps < 64:
+        n = gen_legal(&t, acts)
+        if n <= 0:
+            break
+        apply_action(&t, acts[greedy_index(&t, acts, n, r)])
+        steps += 1
+    evaluate(&t, v)
+    for q in range(t.n_players):
+        if q != p and v[q] > best:
+            best = v[q]
+    return v[p] - 0.3 * best
+
+
+cdef int plan_index(State* s, int32_t* acts, int n, uint64_t* r) noexcept nogil:
+    cdef int i, best = 0, ties = 0, p = s.decider
+    cdef float v, bv = -1e18
+    if p < 0:
+        return <int>rng_below(r, n)
+    for i in range(n):
+        v = turn_value(s, acts[i], p, r)
+        if v > bv + 1e-6:
+            bv = v
+            best = i
+            ties = 1
+        elif v > bv - 1e-6:
+            ties += 1
+            if rng_below(r, ties) == 0:
+                best = i
+    return best
+
+
+# ---------------------------------------------------------------- the search
+
+cdef inline uint32_t hslot(int32_t a) noexcept nogil:
+    return (<uint32_t>a * <uint32_t>2654435761) & (HASH_SIZE - 1)
+
+
+cdef int rollout(State* st, const SearchConfig* cfg, uint64_t* r) noexcept nogil:
+    """Play on from st with the rollout policy; returns 1 if the game ended."""
+    cdef int32_t acts[MAX_ACTIONS]
+    cdef int n, limit, steps = 0
+    st.chance_external = 0
+    st.order_known = 0
+    limit = st.turns + cfg.rollout_turns if cfg.rollout_turns > 0 else 1 << 30
+    while st.phase != PH_OVER and st.turns < limit and steps < 100000:
+        n = gen_legal(st, acts)
+        if n <= 0:
+            break
+        if cfg.rollout_policy == POL_GREEDY and <float>(rng_next(r) >> 40) / 16777216.0 >= cfg.epsilon:
+            apply_action(st, acts[greedy_index(st, acts, n, r)])
+        else:
+            apply_action(st, acts[rng_below(r, n)])
+        steps += 1
+    return st.phase == PH_OVER
+
+
+cdef int ismcts(const State* root, const SearchConfig* cfg, Tree* t, int32_t* done_iterations, double* seconds) noexcept nogil:
+    cdef State st
+    cdef int32_t acts[MAX_ACTIONS]
+    cdef int32_t keys[HASH_SIZE]
+    cdef uint32_t stamp[HASH_SIZE]
+    cdef uint32_t gen = 0
+    cdef int32_t path[MAX_DEPTH]
+    cdef int depth, n, i, node, ch, best, it = 0, terminal, p, untried, nchild, k
+    cdef uint64_t r = seed_mix(cfg.seed)
+    cdef float rew[MAX_P]
+    cdef float val[MAX_P]
+    cdef float score, bs, margin, best_other
+    cdef int32_t cand[MAX_ACTIONS]
+    cdef double t0 = clock(), elapsed = 0.0
+    cdef int rootp = root.decider
+    memset(stamp, 0, sizeof(stamp))
+    if t.n == 0:
+        tree_add(t, -1, 0, -1)
+    while True:
+        if cfg.iterations > 0 and it >= cfg.iterations:
+            break
+        if cfg.seconds > 0 and (it & 31) == 0:
+            elapsed = (clock() - t0) / CLOCKS_PER_SEC
+            if elapsed >= cfg.seconds:
+                break
+        if t.failed:
+            break
+        memcpy(&st, root, sizeof(State))
+        st.order_known = 0
+        st.chance_external = 1
+        st.rng = rng_next(&r)
+        node = 0
+        depth = 0
+        path[depth] = 0
+        depth += 1
+        while st.phase != PH_OVER and depth < MAX_DEPTH - 1:
+            n = gen_legal(&st, acts)
+            if n <= 0:
+                break
+            if st.phase == PH_CHANCE:
+                # an unseen card turns up: sample it, then follow (or grow) that outcome's branch
+                i = acts[rng_below(&st.rng, n)]
+                ch = t.nodes[node].child
+                while ch >= 0 and t.nodes[ch].action != i:
+                    ch = t.nodes[ch].sibling
+                if ch < 0:
+                    ch = tree_add(t, node, i, -1)
+                    if ch < 0:
+                        break
+                apply_action(&st, i)
+                node = ch
+                path[depth] = node
+                depth += 1
+                continue
+            p = st.decider
+            gen += 1
+            for i in range(n):
+                k = hslot(acts[i])
+                while stamp[k] == gen:
+                    k = (k + 1) & (HASH_SIZE - 1)
+                stamp[k] = gen
+                keys[k] = acts[i]
+            # children legal in this determinization gain availability; pick the best by UCB
+            best = -1
+            bs = -1e18
+            nchild = 0
+            ch = t.nodes[node].child
+            while ch >= 0:
+                k = hslot(t.nodes[ch].action)
+                while stamp[k] == gen and keys[k] != t.nodes[ch].action:
+                    k = (k + 1) & (HASH_SIZE - 1)
+                if stamp[k] == gen:
+                    keys[k] = -1 - keys[k]     # mark as tried (no valid action is negative)
+                    nchild += 1
+                    t.nodes[ch].avail += 1
+                    score = t.nodes[ch].w / t.nodes[ch].visits + \
+                        cfg.c * sqrt(log(<float>t.nodes[ch].avail) / t.nodes[ch].visits)
+                    if score > bs:
+                        bs = score
+                        best = ch
+                ch = t.nodes[ch].sibling
+            untried = 0
+            for i in range(n):
+                k = hslot(acts[i])
+                while stamp[k] == gen and keys[k] != acts[i] and keys[k] != -1 - acts[i]:
+                    k = (k + 1) & (HASH_SIZE - 1)
+                if keys[k] == acts[i]:
+                    cand[untried] = acts[i]
+                    untried += 1
+            if untried > 0 and (cfg.pw_k <= 0 or nchild < cfg.pw_k * pow(<double>(t.nodes[node].visits + 1), cfg.pw_alpha)) \
+                    and (best < 0 or cfg.fpu <= 0 or cfg.fpu >= bs):
+                # expand one untried action: the heuristic's favourite, or a random one
+                if cfg.use_prior:
+                    i = cand[greedy_index(&st, cand, untried, &r)]
+                else:
+                    i = cand[rng_below(&r, untried)]
+                ch = tree_add(t, node, i, p)
+                if ch < 0:
+                    break
+                t.nodes[ch].avail = 1
+                apply_action(&st, i)
+                path[depth] = ch
+                depth += 1
+                break
+            if best < 0:
+                break
+            apply_action(&st, t.nodes[best].action)
+            node = best
+            path[depth] = node
+            depth += 1
+        terminal = st.phase == PH_OVER
+        if not terminal:
+            terminal = rollout(&st, cfg, &r)
+        reward_vector(&st, cfg, val, rew, terminal)
+        best_other = -1e9
+        for i in range(st.n_players):
+            if i != rootp and val[i] > best_other:
+                best_other = val[i]
+        margin = val[rootp] - best_other
+        for i in range(depth):
+            node = path[i]
+            t.nodes[node].visits += 1
+            if t.nodes[node].mover >= 0:
+                t.nodes[node].w += rew[t.nodes[node].mover]
+            t.nodes[node].vp += val[rootp]
+            t.nodes[node].margin += margin
+            t.nodes[node].win += _is_first(val, st.n_players, rootp, &st)
+        it += 1
+    done_iterations[0] = it
+    seconds[0] = (clock() - t0) / CLOCKS_PER_SEC
+    return 0
+
+
+cdef int _is_first(const float* val, int n, int p, const State* s) noexcept nogil:
+    """Would p win with these values (ties by the Praefectus Magnus order)?"""
+    cdef int q
+    for q in range(n):
+        if q == p:
+            continue
+        if val[q] > val[p]:
+            return 0
+        if val[q] == val[p] and (s.pm_holder - q + n) % n < (s.pm_holder - p + n) % n:
+            return 0
+    return 1
+
+
+# ---------------------------------------------------------------- Python face
+
+cdef void fill_config(SearchConfig* cfg, dict d):
+    cfg.iterations = d.get("iterations", 0)
+    cfg.seconds = d.get("seconds", 0.0)
+    cfg.c = d.get("c", 0.7)
+    cfg.final_best_mean = 1 if d.get("final", "visits") == "mean" else 0
+    cfg.reward = {"win": RW_WIN, "rank": RW_RANK, "margin": RW_MARGIN, "mix": RW_MIX}[d.get("reward", "mix")]
+    cfg.mix = d.get("mix", 0.5)
+    cfg.margin_scale = d.get("margin_scale", 20.0)
+    cfg.rollout_policy = {"random": POL_RANDOM, "greedy": POL_GREEDY}[d.get("rollout", "random")]
+    cfg.epsilon = d.get("epsilon", 0.2)
+    cfg.rollout_turns = d.get("rollout_turns", 0)
+    cfg.fpu = d.get("fpu", 0.0)
+    cfg.use_prior = 1 if d.get("prior", False) else 0
+    cfg.pw_k = d.get("pw_k", 0.0)
+    cfg.pw_alpha = d.get("pw_alpha", 0.5)
+    cfg.seed = <uint64_t>(int(d.get("seed", 0)) & 0xFFFFFFFFFFFFFFFF)
+
+
+def search(CoreState root, dict config):
+    """Run ISMCTS for the player deciding at `root`. Returns a dict of root statistics (see search.py)."""
+    cdef SearchConfig cfg
+    cdef Tree t
+    cdef int32_t iters = 0
+    cdef double secs = 0.0
+    cdef int ch, node
+    cdef Node nd
+    if root.s.phase == PH_OVER or root.s.decider < 0:
+        raise ValueError("no player decides in this position (game over or a card to reveal)")
+    fill_config(&cfg, config)
+    if cfg.iterations <= 0 and cfg.seconds <= 0:
+        raise ValueError("give a budget: iterations or seconds")
+    t.cap = 1024
+    t.n = 0
+    t.failed = 0
+    t.nodes = <Node*>malloc(sizeof(Node) * t.cap)
+    if t.nodes == NULL:
+        raise MemoryError()
+    try:
+        with nogil:
+            ismcts(&root.s, &cfg, &t, &iters, &secs)
+        children = []
+        ch = t.nodes[0].child
+        while ch >= 0:
+            nd = t.nodes[ch]
+            pv = [nd.action]
+            node = ch
+            while t.nodes[node].child >= 0 and len(pv) < 24:
+                node = _most_visited(&t, node)
+                if node < 0 or t.nodes[node].visits < 2:
+                    break
+                pv.append(t.nodes[node].action)
+            children.append(dict(action=nd.action, visits=nd.visits, mean=nd.w / max(1, nd.visits),
+                                 win=nd.win / max(1, nd.visits), vp=nd.vp / max(1, nd.visits),
+                                 margin=nd.margin / max(1, nd.visits), pv=pv))
+            ch = nd.sibling
+        key = (lambda c: (c["mean"], c["visits"])) if cfg.final_best_mean else (lambda c: (c["visits"], c["mean"]))
+        children.sort(key=key, reverse=True)
+        return dict(children=children, iterations=iters, nodes=t.n, bytes=t.n * sizeof(Node),
+                    bytes_per_node=sizeof(Node), seconds=secs, root_visits=t.nodes[0].visits,
+                    out_of_memory=bool(t.failed))
+    finally:
+        free(t.nodes)
+
+
+cdef int _most_visited(Tree* t, int node) noexcept nogil:
+    cdef int ch = t.nodes[node].child, best = -1, bv = -1
+    while ch >= 0:
+        if t.nodes[ch].visits > bv:
+            bv = t.nodes[ch].visits
+            best = ch
+        ch = t.nodes[ch].sibling
+    return best
+
+
+def choose_greedy(CoreState st, seed, bint plan=False):
+    """The greedy bot's move (one-step lookahead), or with plan=True the heuristic bot's (whole-turn lookahead)."""
+    cdef int32_t acts[MAX_ACTIONS]
+    cdef uint64_t r = seed_mix(<uint64_t>(int(seed) & 0xFFFFFFFFFFFFFFFF))
+    cdef int n = gen_legal(&st.s, acts), i
+    if n <= 0:
+        raise ValueError("no legal move")
+    if st.s.decider < 0:
+        return acts[rng_below(&r, n)]
+    with nogil:
+        i = plan_index(&st.s, acts, n, &r) if plan else greedy_index(&st.s, acts, n, &r)
+    return acts[i]
+
+
+def evaluate_state(CoreState st):
+    """The heuristic's estimate of every player's final score."""
+    cdef float v[MAX_P]
+    evaluate(&st.s, v)
+    return [v[p] for p in range(st.s.n_players)]

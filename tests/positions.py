@@ -1,0 +1,207 @@
+"""Shared helpers to construct positions for rule tests (import only; see the rule test modules).
+
+A position starts from `Game.new(board, players, seed).to_json()` and is then edited field by field:
+
+    pos = base(players=3)
+    set_player(pos, 0, coins=10, goods=dict(food=2, tool=1), land=["Roma", "storehouse", "storehouse"])
+    set_cities(pos, {"Novaria": "wine"})
+    set_markers(pos, {"Italia": ("wine", "goods")})
+    set_turn(pos, 0)
+    g = load(pos)
+
+Every city gets a fixed good from `CITY_GOODS` (a legal Imperium layout) so that no test depends on the
+seed's shuffle; tests override the cities they rely on. Reading back: `player(g, i)` is the position dict of
+seat i; `goods(g, i)`, `coins(g, i)`, `colonists(g, i)`, `houses(g, i)`; `moves(g)` the legal moves as text.
+"""
+from __future__ import annotations
+
+import copy
+
+from concordia_ai.game import Game
+
+GOODS = ("brick", "food", "tool", "wine", "cloth")
+
+# A fixed Imperium layout (every city named, same token counts as the seed-1 deal).
+CITY_GOODS = {
+    "Isca Dumnoniorum": "tool", "Londinium": "food", "Burdigala": "food", "Lutetia": "cloth",
+    "Massilia": "food", "Brigantium": "wine", "Olisipo": "brick", "Valentia": "tool",
+    "Colonia Agrippina": "cloth", "Vindobona": "brick", "Aquileia": "food", "Novaria": "tool",
+    "Syracusae": "brick", "Carthago": "tool", "Rusadir": "brick", "Napoca": "brick", "Sirmium": "wine",
+    "Tomis": "food", "Athenae": "cloth", "Dyrrhachium": "wine", "Cyrene": "wine", "Leptis Magna": "tool",
+    "Attalia": "brick", "Byzantium": "brick", "Sinope": "tool", "Antiochia": "food", "Tyros": "wine",
+    "Alexandria": "brick", "Memphis": "cloth", "Petra": "food",
+}
+
+# Every Imperium province (with its cities), for markers.
+PROVINCES = {
+    "Britannia": ["Isca Dumnoniorum", "Londinium"], "Gallia": ["Burdigala", "Lutetia", "Massilia"],
+    "Hispania": ["Brigantium", "Olisipo", "Valentia"], "Germania": ["Colonia Agrippina", "Vindobona"],
+    "Italia": ["Aquileia", "Novaria", "Syracusae"], "Mauretania": ["Carthago", "Rusadir"],
+    "Dacia": ["Napoca", "Sirmium", "Tomis"], "Hellas": ["Athenae", "Dyrrhachium"],
+    "Lybia": ["Cyrene", "Leptis Magna"], "Asia": ["Attalia", "Byzantium", "Sinope"],
+    "Syria": ["Antiochia", "Tyros"], "Aegyptus": ["Alexandria", "Memphis", "Petra"],
+}
+
+STARTING_HAND = {"Tribune": 1, "Architect": 1, "Prefect": 2, "Mercator/3": 1, "Diplomat/Jupiter": 1,
+                 "Senator": 1}
+
+
+def _best(goods_list):
+    return max(goods_list, key=GOODS.index)
+
+
+def base(players: int = 3, board: str = "imperium", seed: int = 1) -> dict:
+    """A fresh start position with the fixed layout; markers follow the layout, goods side up."""
+    pos = Game.new(board, players, seed=seed).to_json()
+    if board == "imperium":
+        set_cities(pos, CITY_GOODS)
+    return pos
+
+
+def set_cities(pos: dict, cities: dict[str, str], markers: bool = True) -> dict:
+    """Set city goods; with `markers`, every province's marker becomes its most valuable city good
+    (the side of each marker is kept)."""
+    pos["cities"].update(cities)
+    if markers and pos["board"] == "imperium":
+        for prov, names in PROVINCES.items():
+            pos["provinces"][prov]["marker"] = _best([pos["cities"][c] for c in names])
+    return pos
+
+
+def set_markers(pos: dict, markers: dict[str, tuple[str, str] | str]) -> dict:
+    """markers: province -> (good, side) or just side ('goods' / 'coins')."""
+    for prov, m in markers.items():
+        if isinstance(m, str):
+            pos["provinces"][prov]["side"] = m
+        else:
+            pos["provinces"][prov]["marker"], pos["provinces"][prov]["side"] = m
+    return pos
+
+
+def all_markers(pos: dict, side: str) -> dict:
+    for prov in pos["provinces"]:
+        pos["provinces"][prov]["side"] = side
+    return pos
+
+
+def set_player(pos: dict, i: int, *, coins=None, goods=None, land=None, sea=None, houses=None,
+               hand=None, discard=None, top=None, played=None, extra=None) -> dict:
+    """Edit seat i. goods: dict (missing kinds are 0). land/sea: up to 3 places, padded with 'storehouse'.
+    hand/discard: dicts replacing the piles; `top` defaults to a card of the discard pile (None if empty).
+    played: labels moved one by one from the hand to the discard pile (the last one on top).
+    extra: cards {label: count} added to the hand first (a player always owns at least the 7 starting cards)."""
+    p = pos["players"][i]
+    if extra is not None:
+        for label, cnt in extra.items():
+            p["hand"][label] = p["hand"].get(label, 0) + cnt
+    if played is not None:
+        hand_now, disc_now = dict(p["hand"]), dict(p["discard"])
+        for label in played:
+            assert hand_now.get(label, 0) > 0, f"{label} not in hand {hand_now}"
+            hand_now[label] -= 1
+            if not hand_now[label]:
+                del hand_now[label]
+            disc_now[label] = disc_now.get(label, 0) + 1
+        p["hand"], p["discard"] = hand_now, disc_now
+        p["top"] = played[-1] if played else p["top"]
+
+    if coins is not None:
+        p["coins"] = coins
+    if goods is not None:
+        p["goods"] = {g: int(goods.get(g, 0)) for g in GOODS}
+    if land is not None:
+        p["colonists"]["land"] = (list(land) + ["storehouse"] * 3)[:3]
+    if sea is not None:
+        p["colonists"]["sea"] = (list(sea) + ["storehouse"] * 3)[:3]
+    if houses is not None:
+        p["houses"] = list(houses)
+    if hand is not None:
+        p["hand"] = dict(hand)
+    if discard is not None:
+        p["discard"] = dict(discard)
+        if top is None:
+            top = next(iter(discard), None) if discard else None
+        p["top"] = top
+    elif top is not None:
+        p["top"] = top
+    return pos
+
+
+def set_turn(pos: dict, seat: int, phase: str = "play", number: int = 10) -> dict:
+    """It is seat's turn, at the start (phase 'play', decider = that seat)."""
+    name = pos["players"][seat]["name"]
+    pos["turn"]["player"] = name
+    pos["turn"]["decider"] = name
+    pos["turn"]["phase"] = phase
+    pos["turn"]["number"] = number
+    pos["turn"]["card"] = None
+    pos["turn"]["scratch"] = {}
+    return pos
+
+
+def set_pm(pos: dict, seat: int) -> dict:
+    pos["praefectus_magnus"] = pos["players"][seat]["name"]
+    return pos
+
+
+def load(pos: dict) -> Game:
+    return Game.from_json(copy.deepcopy(pos))
+
+
+def build(players: int = 3, turn: int = 0, **seat0) -> tuple[dict, Game]:
+    """Shortcut: base position, seat 0 edited with `seat0`, turn of `turn`; returns (pos, game)."""
+    pos = base(players)
+    if seat0:
+        set_player(pos, 0, **seat0)
+    set_turn(pos, turn)
+    return pos, load(pos)
+
+
+# ---------------------------------------------------------------- reading back
+
+def player(g: Game, i: int) -> dict:
+    return g.to_json()["players"][i]
+
+
+def goods(g: Game, i: int) -> dict:
+    return dict(player(g, i)["goods"])
+
+
+def coins(g: Game, i: int) -> int:
+    return player(g, i)["coins"]
+
+
+def colonists(g: Game, i: int) -> dict:
+    return player(g, i)["colonists"]
+
+
+def houses(g: Game, i: int) -> list:
+    return sorted(player(g, i)["houses"])
+
+
+def moves(g: Game) -> list[str]:
+    return [g.text(m) for m in g.legal_moves()]
+
+
+def gds(**kw) -> dict:
+    """A full goods dict: gds(food=2) -> {'brick': 0, 'food': 2, 'tool': 0, 'wine': 0, 'cloth': 0}."""
+    return {g: kw.get(g, 0) for g in GOODS}
+
+
+def norm_route(text: str) -> str:
+    """A route name in a fixed orientation, to compare places regardless of direction."""
+    if "-" not in text or text == "storehouse":
+        return text
+    # city names contain spaces but no '-'
+    a, b = text.split("-", 1)
+    return "-".join(sorted((a, b)))
+
+
+def places(g: Game, i: int, kind: str) -> list[str]:
+    """Sorted places of seat i's colonists of `kind` ('land'/'sea'), routes normalised."""
+    return sorted(norm_route(x) for x in colonists(g, i)[kind])
+
+
+def ok(g: Game) -> None:
+    errs = g.state.invariant_errors()
+    assert errs == [], errs
