@@ -1,0 +1,196 @@
+"""Bots behind one small interface, built from spec strings like `ismcts:iterations=5000,c=0.7`
+or from a TOML file (`type = "ismcts"` plus its parameters).
+
+    >>> bot = make_bot("heuristic", seed=1)
+    >>> move = bot.choose(game)          # a legal move code for whoever decides in `game`
+"""
+from __future__ import annotations
+
+import random
+import tomllib
+from dataclasses import dataclass, fields
+from pathlib import Path
+
+from . import core
+from .errors import ConcordiaError
+from .search import SearchConfig, search
+
+
+class BotSpecError(ConcordiaError):
+    """A bot spec that names an unknown bot or parameter, or a bad value."""
+
+
+@dataclass(frozen=True)
+class Param:
+    name: str
+    type: type
+    default: object
+    help: str
+
+
+class Bot:
+    """Chooses a legal move for whoever decides in a game. `seed` makes every choice reproducible."""
+    kind = "bot"
+    params: tuple[Param, ...] = ()
+    description = ""
+
+    def __init__(self, seed: int = 0, **options):
+        self.seed = seed
+        self.options = options
+        self._rng = random.Random(seed)
+
+    def next_seed(self) -> int:
+        return self._rng.getrandbits(62)
+
+    def choose(self, game) -> int:
+        raise NotImplementedError
+
+    def __repr__(self):
+        opts = ",".join(f"{k}={v}" for k, v in self.options.items())
+        return f"{self.kind}:{opts}" if opts else self.kind
+
+
+class RandomBot(Bot):
+    kind = "random"
+    description = "uniformly random legal sub-decisions"
+
+    def choose(self, game) -> int:
+        return self._rng.choice(game.legal_moves())
+
+
+class GreedyBot(Bot):
+    kind = "greedy"
+    description = "best immediate heuristic value (one sub-decision of lookahead)"
+
+    def choose(self, game) -> int:
+        return core.choose_greedy(game.state, self.next_seed(), False)
+
+
+class HeuristicBot(Bot):
+    kind = "heuristic"
+    description = ("plans a whole turn: each candidate is followed by the greedy rest of the turn and judged "
+                   "by an estimate of the final score (VP now, money, houses, colonists)")
+
+    def choose(self, game) -> int:
+        return core.choose_greedy(game.state, self.next_seed(), True)
+
+
+_SEARCH_PARAMS = tuple(
+    Param(f.name, f.type if isinstance(f.type, type) else {"int": int, "float": float, "str": str,
+                                                           "bool": bool}[f.type], f.default, "")
+    for f in fields(SearchConfig) if f.name != "seed")
+
+
+class FlatMCBot(Bot):
+    kind = "flatmc"
+    description = "flat Monte Carlo: the budget spread over the legal moves, best mean reward wins"
+    params = tuple(p for p in _SEARCH_PARAMS if p.name in
+                   ("iterations", "seconds", "reward", "mix", "margin_scale", "rollout", "epsilon", "rollout_turns"))
+
+    def choose(self, game) -> int:
+        legal = game.legal_moves()
+        if len(legal) == 1:
+            return legal[0]
+        cfg = SearchConfig(**self.options, seed=self.next_seed())
+        stats, _ = core.flat_monte_carlo(game.state, cfg.core_dict())
+        return max(stats, key=lambda s: (s[2], -legal.index(s[0])))[0]
+
+
+class IsmctsBot(Bot):
+    kind = "ismcts"
+    description = "Information Set MCTS over the unseen stack order (see SearchConfig)"
+    params = _SEARCH_PARAMS
+
+    def choose(self, game) -> int:
+        legal = game.legal_moves()
+        if len(legal) == 1:
+            return legal[0]
+        return search(game, SearchConfig(**self.options, seed=self.next_seed())).best.move
+
+
+BOT_TYPES: dict[str, type[Bot]] = {b.kind: b for b in (RandomBot, GreedyBot, HeuristicBot, FlatMCBot, IsmctsBot)}
+for _b in (FlatMCBot, IsmctsBot):
+    _b.params = tuple(Param(p.name, p.type, getattr(SearchConfig, p.name), p.help) for p in _b.params)
+
+
+def parse_spec(spec: str) -> tuple[str, dict]:
+    """('ismcts', {'iterations': 5000}) from 'ismcts:iterations=5000' or from a TOML file's path."""
+    if not isinstance(spec, str) or not spec.strip():
+        raise BotSpecError(f"empty bot spec; valid bots: {', '.join(BOT_TYPES)}")
+    spec = spec.strip()
+    if spec.endswith(".toml"):
+        path = Path(spec)
+        try:
+            data = tomllib.loads(path.read_text())
+        except (OSError, tomllib.TOMLDecodeError) as e:
+            raise BotSpecError(f"bot file {spec}: {e}") from None
+        kind = data.pop("type", None)
+        if not isinstance(kind, str):
+            raise BotSpecError(f"bot file {spec}: needs type = one of {', '.join(BOT_TYPES)}")
+        raw = data
+    else:
+        kind, _, rest = spec.partition(":")
+        raw = {}
+        for item in filter(None, (x.strip() for x in rest.split(","))):
+            key, eq, value = item.partition("=")
+            if not eq:
+                raise BotSpecError(f"bot spec {spec!r}: {item!r} is not key=value")
+            raw[key.strip()] = value.strip()
+    kind = kind.strip().lower()
+    if kind not in BOT_TYPES:
+        raise BotSpecError(f"unknown bot {kind!r}; valid: {', '.join(BOT_TYPES)}")
+    cls = BOT_TYPES[kind]
+    known = {p.name: p for p in cls.params}
+    options = {}
+    for key, value in raw.items():
+        if key not in known:
+            valid = ", ".join(known) or "none"
+            raise BotSpecError(f"bot {kind}: unknown parameter {key!r}; valid: {valid}")
+        options[key] = _convert(kind, known[key], value)
+    if kind in ("ismcts", "flatmc"):
+        try:
+            SearchConfig(**options)
+        except ConcordiaError as e:
+            raise BotSpecError(f"bot {kind}: {e}") from None
+    return kind, options
+
+
+def _convert(kind: str, param: Param, value):
+    if not isinstance(value, str):
+        if param.type is float and isinstance(value, int) and not isinstance(value, bool):
+            return float(value)
+        if isinstance(value, param.type) and not (param.type is int and isinstance(value, bool)):
+            return value
+        raise BotSpecError(f"bot {kind}: {param.name}={value!r} is not a {param.type.__name__}")
+    try:
+        if param.type is bool:
+            if value.lower() not in ("true", "false", "1", "0", "yes", "no"):
+                raise ValueError
+            return value.lower() in ("true", "1", "yes")
+        return param.type(value)
+    except ValueError:
+        raise BotSpecError(f"bot {kind}: {param.name}={value!r} is not a {param.type.__name__}") from None
+
+
+def make_bot(spec: str, seed: int = 0) -> Bot:
+    kind, options = parse_spec(spec)
+    return BOT_TYPES[kind](seed=seed, **options)
+
+
+def describe_bots() -> list[dict]:
+    """The bot types with their parameters and defaults (for `concordia bots`)."""
+    return [dict(name=k, description=c.description,
+                 params=[dict(name=p.name, type=p.type.__name__, default=p.default) for p in c.params])
+            for k, c in BOT_TYPES.items()]
+
+
+def play_game(bots: list[Bot], board: str = "imperium", seed: int = 0, **game_options):
+    """Play one simulated game, seat i played by bots[i]. Returns (game, moves as codes)."""
+    from .game import Game
+    game = Game.new(board, len(bots), seed, **game_options)
+    moves = []
+    while not game.is_over:
+        move = bots[game.decider].choose(game)
+        game.state.apply(move)
+        moves.append(move)
+    return game, moves
