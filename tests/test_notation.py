@@ -189,9 +189,7 @@ def test_prefix_examples():
 
 
 def test_docstring_example_hyphenated_prefix():
-    """notation.py's module docstring gives "mo l roma > nov-roma" as an accepted prefix form, but a
-    route is one word for the prefix rule ("nov-roma" is not a prefix of "novaria-roma"). FAILS today:
-    either parse each side of a route name as its own word, or change the docstring."""
+    """A route name may be shortened on each side of its '-' ("nov-roma" for "Novaria-Roma")."""
     g = Game.new("imperium", 3, seed=1)
     g.apply("play architect")
     assert g.text(g.parse("mo l roma > nov-roma")) == "move land Roma > Novaria-Roma"

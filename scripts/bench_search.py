@@ -1,0 +1,147 @@
+#!/usr/bin/env python3
+"""Benchmark the ISMCTS search loop (cext/search.pxi) at the 4-player opening and at a mid-game position.
+Prints human lines, then ONE JSON object on the last line.
+
+    python3 scripts/bench_search.py --board imperium --players 4 --reps 5
+
+Every rate is the median of --reps repetitions of one single-threaded search (jobs=1, one core), timed by
+the core itself with clock() (CPU time). Configurations measured:
+  default   SearchConfig() defaults (truncated rollouts, rollout_turns=8, random rollout policy)
+  full      rollout_turns=0: uniformly random rollouts to the end of the game
+  greedy    rollout="greedy" (epsilon-greedy one-step lookahead), otherwise the defaults
+The mid-game position is reached by heuristic bots from --seed, stopped at the first 'play' decision of
+turn --mid-turn or later.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import platform
+import resource
+import statistics
+import sys
+import time
+
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+from concordia_ai.bots import make_bot  # noqa: E402
+from concordia_ai.game import Game  # noqa: E402
+from concordia_ai.search import SearchConfig, search  # noqa: E402
+
+CONFIGS = {
+    "default": dict(),
+    "full": dict(rollout_turns=0),
+    "greedy": dict(rollout="greedy"),
+}
+
+
+def machine() -> dict:
+    model = "?"
+    try:
+        with open("/proc/cpuinfo") as f:
+            for line in f:
+                if line.startswith("model name"):
+                    model = line.split(":", 1)[1].strip()
+                    break
+    except OSError:
+        pass
+    return dict(nproc=os.cpu_count(), cpu=model, python=platform.python_version(), platform=platform.platform(),
+                loadavg=os.getloadavg()[0])
+
+
+def mid_game(board: str, players: int, seed: int, turn: int) -> Game:
+    g = Game.new(board, players, seed)
+    bots = [make_bot("heuristic", seed=seed * 10 + i) for i in range(players)]
+    while not g.is_over:
+        t = g.to_json()["turn"]
+        if t["number"] >= turn and g.phase == "play" and g.decider is not None and g.decider >= 0:
+            return g
+        g.state.apply(bots[g.decider].choose(g))
+    raise SystemExit(f"the game ended before turn {turn}")
+
+
+def measure(game: Game, overrides: dict, iterations: int, reps: int, seed: int) -> dict:
+    rows = []
+    for r in range(reps):
+        res = search(game, SearchConfig(iterations=iterations, seed=seed + r, **overrides))
+        rows.append(res)
+    rates = [r.iterations / max(r.seconds, 1e-9) for r in rows]
+    med = statistics.median(rates)
+    return dict(iterations=iterations, iterations_per_sec=med, us_per_iteration=1e6 / med,
+                rates=[round(x) for x in rates], nodes=int(statistics.median(r.nodes for r in rows)),
+                bytes=int(statistics.median(r.bytes for r in rows)),
+                seconds=statistics.median(r.seconds for r in rows), best=rows[0].best.text)
+
+
+def rss_kb() -> int:
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--board", default="imperium")
+    ap.add_argument("--players", type=int, default=4)
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--reps", type=int, default=5)
+    ap.add_argument("--iterations", type=int, default=50000, help="budget of a truncated-rollout search")
+    ap.add_argument("--iterations-full", type=int, default=5000, help="budget of a full-rollout search")
+    ap.add_argument("--iterations-greedy", type=int, default=10000, help="budget of a greedy-rollout search")
+    ap.add_argument("--mid-turn", type=int, default=40, help="turn number of the mid-game position")
+    ap.add_argument("--memory-iterations", type=int, default=200000,
+                    help="budget of one large default search for the memory figure (0: skip)")
+    args = ap.parse_args()
+
+    budgets = {"default": args.iterations, "full": args.iterations_full, "greedy": args.iterations_greedy}
+    positions = {"opening": Game.new(args.board, args.players, args.seed),
+                 "mid": mid_game(args.board, args.players, args.seed, args.mid_turn)}
+    out: dict = dict(board=args.board, players=args.players, seed=args.seed, reps=args.reps, machine=machine(),
+                     date=time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()), positions={})
+    print(f"ISMCTS bench: {args.board}, {args.players} players, seed {args.seed}, median of {args.reps} reps, "
+          f"one core; load {out['machine']['loadavg']:.2f}")
+    for pname, g in positions.items():
+        out["positions"][pname] = {}
+        print(f"-- {pname}: turn {g.to_json()['turn']['number']}, phase {g.phase}, "
+              f"{len(g.legal_moves())} legal moves")
+        for cname, ov in CONFIGS.items():
+            m = measure(g, ov, budgets[cname], args.reps, args.seed * 1000)
+            out["positions"][pname][cname] = m
+            print(f"   {cname:8s} {m['iterations_per_sec']:>10,.0f} it/s  ({m['us_per_iteration']:.1f} us/it, "
+                  f"{m['iterations']} iterations, {m['nodes']:,} nodes, {m['bytes'] / 1e6:.2f} MB of nodes, "
+                  f"best '{m['best']}')")
+    probe = search(positions["opening"], SearchConfig(iterations=100, seed=1))
+    bytes_per_node = probe.bytes // max(1, probe.nodes)
+    mem = None
+    if args.memory_iterations:
+        before = rss_kb()
+        res = search(positions["opening"], SearchConfig(iterations=args.memory_iterations, seed=7))
+        after = rss_kb()
+        mem = dict(iterations=res.iterations, nodes=res.nodes, node_bytes=res.bytes,
+                   rss_growth_bytes=(after - before) * 1024, seconds=res.seconds,
+                   iterations_per_sec=res.iterations / max(res.seconds, 1e-9))
+        print(f"-- memory: {res.iterations:,} iterations -> {res.nodes:,} nodes x {bytes_per_node} B = "
+              f"{res.bytes / 1e6:.1f} MB of nodes (peak RSS grew {mem['rss_growth_bytes'] / 1e6:.1f} MB; "
+              f"tree array doubles, so the peak may be up to 1.5x the live nodes)")
+    op = out["positions"]["opening"]
+    out.update(
+        iterations_per_sec=op["default"]["iterations_per_sec"],
+        iterations_per_sec_full_rollouts=op["full"]["iterations_per_sec"],
+        iterations_per_sec_greedy_rollouts=op["greedy"]["iterations_per_sec"],
+        iterations_per_sec_mid=out["positions"]["mid"]["default"]["iterations_per_sec"],
+        iterations_per_sec_full_rollouts_mid=out["positions"]["mid"]["full"]["iterations_per_sec"],
+        iterations_per_sec_greedy_rollouts_mid=out["positions"]["mid"]["greedy"]["iterations_per_sec"],
+        bytes_per_node=bytes_per_node,
+        nodes=op["default"]["nodes"], bytes=op["default"]["bytes"],
+        memory=mem,
+        targets=dict(iterations_per_sec=20000, iterations_per_sec_full_rollouts=2000),
+    )
+    ok1 = out["iterations_per_sec"] >= 20000
+    ok2 = out["iterations_per_sec_full_rollouts"] >= 2000
+    print(f"targets: truncated {out['iterations_per_sec']:,.0f} it/s >= 20,000: {'met' if ok1 else 'NOT met'}; "
+          f"full rollouts {out['iterations_per_sec_full_rollouts']:,.0f} it/s >= 2,000: "
+          f"{'met' if ok2 else 'NOT met'}; {bytes_per_node} bytes per node")
+    print(json.dumps(out))
+
+
+if __name__ == "__main__":
+    main()
