@@ -1121,13 +1121,6 @@ cdef int memcmp_bytes(const char* a, const char* b, size_t n) noexcept nogil:
 
 # ---------------------------------------------------------------- registration (content -> arrays)
 
-def _goods_vector(seq, goods):
-    v = [0] * NGOODS
-    for name in seq:
-        v[goods.index(name)] += 1
-    return v
-
-
 def register_rules(dict d):
     """Load the compiled game rules (see concordia_ai.compiled)."""
     global g_rules_ready
@@ -1299,6 +1292,10 @@ cdef class CoreState:
         cdef CoreState st = CoreState.__new__(CoreState)
         init_state(&st.s, board_id, n_players, <uint64_t>(int(seed) & 0xFFFFFFFFFFFFFFFF), options)
         return st
+
+    def __reduce__(self):
+        # pickled through its fields (worker processes of root-parallel searches and tournaments)
+        return (_restore_state, (self.export(),))
 
     def copy(self):
         cdef CoreState st = CoreState.__new__(CoreState)
@@ -1527,6 +1524,13 @@ cdef class CoreState:
         if _legal_count(s) == 0 and s.phase != PH_OVER:
             raise ValueError("phase: no legal move in this state")
         return st
+
+
+def _restore_state(d):
+    # a fresh worker process has registered nothing yet: the content layer registers on first use
+    from concordia_ai import compiled
+    compiled.board_by_id(d["board"])
+    return CoreState.load(d)
 
 
 cdef int _legal_count(State* s):

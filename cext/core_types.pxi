@@ -187,7 +187,6 @@ ctypedef struct State:
     int8_t keep_player
     int8_t keep_last
     int8_t pend[MAX_P][NGOODS]
-    int8_t after_refill_phase
     # game end
     int8_t end_player      # who holds the Concordia card, -1
     int8_t end_this_turn   # the trigger happened in the current turn

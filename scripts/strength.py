@@ -178,7 +178,7 @@ def main() -> None:
         print(f"[{label}] games {s['games']}: win {s['wins']}/{s['games']} = {s['win_rate']:.1%} "
               f"(95% CI {s['ci95'][0]:.1%}-{s['ci95'][1]:.1%}; fair share {fair:.0%}), mean rank "
               f"{s['mean_rank']:.2f}, mean VP {s['mean_vp']:.1f} (opponents {s['mean_opponent_vp']:.1f}), "
-              f"mean margin {s['mean_margin']:+.1f} ± {s['margin_se']:.1f}, {s["seconds_per_move"] * 1000:.2f} ms/move, "
+              f"mean margin {s['mean_margin']:+.1f} ± {s['margin_se']:.1f}, {s['seconds_per_move'] * 1000:.2f} ms/move, "
               f"{s['seconds_per_game']:.1f} s/game (candidate), wins by seat {s['wins_by_seat']}")
     print(f"wall {out['wall_seconds']:.0f} s")
     if args.json:

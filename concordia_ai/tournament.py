@@ -1,0 +1,465 @@
+"""Tournaments between bot specs: seat rotation on shared seeds, parallel games, a crash-safe JSONL log.
+
+    >>> cfg = TournamentConfig.create({"mcts": "ismcts:iterations=1000", "heur": "heuristic"}, players=2, games=8)
+    >>> summary = run(cfg, "results/mcts-vs-heur", jobs=2)
+
+Schedule. Games come in seed blocks: every game of block b uses the same game seed (same city goods,
+same stack order), and the block's `players` games rotate the block's lineup through every seat
+(rotation r puts lineup[(s - r) % P] in seat s), so each bot sits in each seat equally often on the
+same deals. The lineup: the bots themselves when there are as many as seats; repeated in turn when
+there are fewer (for an SPRT between two bots with more than two seats: the candidate against copies
+of the baseline); when there are more bots than seats, block b takes the b-th combination of bots
+(balanced after every C(bots, players) blocks). A game is identified by (block, rotation); its index
+is block * players + rotation, and every seed derives from the tournament seed and that key, so a
+game is reproducible alone and a resumed run plays exactly the games still missing.
+
+Log (`OUT/games.jsonl`): one JSON object per finished game, appended and fsync'ed at once by the
+parent process (a killed run loses only the games in flight). `OUT/tournament.json` holds the
+configuration; `--resume` checks it and plays the missing games. A torn last line (a kill during a
+write) is cut off on resume.
+"""
+from __future__ import annotations
+
+import hashlib
+import itertools
+import json
+import math
+import os
+import time
+from dataclasses import asdict, dataclass, field
+
+from . import ratings
+from .bots import BotSpecError, make_bot, parse_spec
+from .content import BOARD_NAMES
+from .errors import ConcordiaError
+
+LOG_NAME = "games.jsonl"
+CONFIG_NAME = "tournament.json"
+FORMAT = "concordia-tournament"
+VERSION = 1
+
+
+class TournamentError(ConcordiaError):
+    """A bad tournament request or an unusable log; the message names the field."""
+
+
+# ---------------------------------------------------------------- configuration
+
+@dataclass(frozen=True)
+class BotEntry:
+    name: str
+    spec: str          # canonical spec string (kind:key=value,...)
+
+
+def canonical_spec(spec) -> str:
+    """Validate a spec (string, or a dict with `type` from a TOML table) and return it as one string."""
+    if isinstance(spec, dict):
+        spec = dict(spec)
+        kind = spec.pop("type", None)
+        if not isinstance(kind, str):
+            raise TournamentError(f"bot table {spec!r}: needs type = \"ismcts\" (or another bot type)")
+        spec = kind + (":" + ",".join(f"{k}={str(v).lower() if isinstance(v, bool) else v}"
+                                      for k, v in spec.items()) if spec else "")
+    if not isinstance(spec, str):
+        raise TournamentError(f"bot spec {spec!r} is not a string")
+    try:
+        kind, options = parse_spec(spec)
+    except BotSpecError as e:
+        raise TournamentError(str(e)) from None
+    if spec.strip().endswith(".toml"):   # keep the file's content, not its path, in the log
+        return kind + (":" + ",".join(f"{k}={str(v).lower() if isinstance(v, bool) else v}"
+                                      for k, v in options.items()) if options else "")
+    return spec.strip()
+
+
+@dataclass(frozen=True)
+class TournamentConfig:
+    bots: tuple[BotEntry, ...]
+    players: int = 4
+    board: str = "imperium"
+    seed: int = 0
+    games: int = 32                       # rounded up to whole blocks
+    sprt: tuple[float, float] | None = None
+    game_options: dict = field(default_factory=dict)
+
+    @classmethod
+    def create(cls, bots, players: int | None = None, board: str = "imperium", seed: int = 0,
+               games: int | None = None, sprt=None, **game_options) -> "TournamentConfig":
+        """Check everything and build a config; `bots` is {name: spec} or [(name, spec)]."""
+        items = list(bots.items()) if isinstance(bots, dict) else list(bots)
+        if not items:
+            raise TournamentError("give at least two bots (--bot NAME=SPEC)")
+        entries = []
+        for name, spec in items:
+            name = str(name).strip()
+            if not name or any(c in name for c in ",=\n"):
+                raise TournamentError(f"--bot: bad bot name {name!r} (use letters, digits, - or _)")
+            if name in [e.name for e in entries]:
+                raise TournamentError(f"--bot: the name {name!r} is used twice; give each bot a distinct NAME=")
+            try:
+                entries.append(BotEntry(name, canonical_spec(spec)))
+            except TournamentError as e:
+                raise TournamentError(f"--bot {name}: {e}") from None
+        if len(entries) < 2:
+            raise TournamentError(f"--bot: a tournament needs at least two bots, got {len(entries)}")
+        if players is None:
+            players = min(max(len(entries), 2), 4) if sprt is None else 2
+        if not isinstance(players, int) or not 2 <= players <= 5:
+            raise TournamentError(f"--players: {players!r}; a game has 2 to 5 players")
+        if not isinstance(board, str) or board.strip().lower() not in BOARD_NAMES:
+            raise TournamentError(f"--map: unknown map {board!r}; valid: {', '.join(BOARD_NAMES)}")
+        if not isinstance(seed, int) or not 0 <= seed < 2 ** 63:
+            raise TournamentError(f"--seed: {seed!r} must be an integer in 0..2^63-1")
+        if sprt is not None:
+            if len(sprt) != 2 or not all(isinstance(x, (int, float)) for x in sprt) or not sprt[0] < sprt[1]:
+                raise TournamentError(f"--sprt: {sprt!r}; give ELO0,ELO1 with ELO0 < ELO1, e.g. 0,50")
+            if len(entries) != 2:
+                raise TournamentError(f"--sprt compares exactly two bots (candidate first); {len(entries)} given")
+            sprt = (float(sprt[0]), float(sprt[1]))
+        if games is None:
+            games = 1000 * players if sprt else 8 * players
+        if not isinstance(games, int) or games < 1:
+            raise TournamentError(f"--games: {games!r} must be a positive number of games")
+        games = math.ceil(games / players) * players
+        return cls(tuple(entries), players, board.strip().lower(), seed, games, sprt, dict(game_options))
+
+    # -------------------------------------------------------- schedule
+    @property
+    def blocks(self) -> int:
+        return self.games // self.players
+
+    def lineup(self, block: int) -> list[int]:
+        n, p = len(self.bots), self.players
+        if self.sprt is not None:
+            return [0] + [1] * (p - 1)
+        if n <= p:
+            return [i % n for i in range(p)]
+        combos = list(itertools.combinations(range(n), p))
+        return list(combos[block % len(combos)])
+
+    def task(self, block: int, rotation: int) -> dict:
+        p = self.players
+        line = self.lineup(block)
+        seats = [line[(s - rotation) % p] for s in range(p)]
+        return dict(block=block, rotation=rotation, index=block * p + rotation, players=p, board=self.board,
+                    seed=derive_seed(self.seed, block),
+                    seats=[dict(bot=self.bots[b].name, spec=self.bots[b].spec,
+                                seed=derive_seed(self.seed, block, rotation, s)) for s, b in enumerate(seats)],
+                    game_options=dict(self.game_options))
+
+    def tasks(self, skip: set[tuple[int, int]] = frozenset()) -> list[dict]:
+        return [self.task(b, r) for b in range(self.blocks) for r in range(self.players) if (b, r) not in skip]
+
+    # -------------------------------------------------------- files
+    def to_json(self) -> dict:
+        return dict(format=FORMAT, version=VERSION, bots=[asdict(b) for b in self.bots], players=self.players,
+                    map=self.board, seed=self.seed, games=self.games,
+                    sprt=list(self.sprt) if self.sprt else None, game_options=self.game_options)
+
+    @classmethod
+    def from_json(cls, data: dict, where: str = "tournament.json") -> "TournamentConfig":
+        if not isinstance(data, dict) or data.get("format") != FORMAT:
+            raise TournamentError(f"{where}: not a tournament configuration (format {FORMAT!r})")
+        try:
+            return cls.create([(b["name"], b["spec"]) for b in data["bots"]], data["players"], data["map"],
+                              data["seed"], data["games"], data.get("sprt"), **(data.get("game_options") or {}))
+        except (KeyError, TypeError) as e:
+            raise TournamentError(f"{where}: missing or bad field {e}") from None
+
+    def same_match(self, other: "TournamentConfig") -> str | None:
+        """The first field (other than the number of games) in which two configs differ, or None."""
+        a, b = self.to_json(), other.to_json()
+        for key in ("bots", "players", "map", "seed", "sprt", "game_options"):
+            if a[key] != b[key]:
+                return key
+        return None
+
+
+def derive_seed(*parts: int) -> int:
+    """A 63-bit seed from integers (stable across platforms and Python versions)."""
+    digest = hashlib.blake2b("/".join(str(int(p)) for p in parts).encode(), digest_size=8).digest()
+    return int.from_bytes(digest, "little") >> 1
+
+
+# ---------------------------------------------------------------- one game (runs in a worker)
+
+def play_task(task: dict) -> dict:
+    """Play one scheduled game and return its log record. Top-level and plain-data, for loky and Dask."""
+    from .game import Game
+    t0 = time.perf_counter()
+    game = Game.new(task["board"], task["players"], task["seed"], **task.get("game_options", {}))
+    bots = [make_bot(s["spec"], seed=s["seed"]) for s in task["seats"]]
+    think = [0.0] * task["players"]
+    moves = []
+    while not game.is_over:
+        seat = game.decider
+        t1 = time.perf_counter()
+        move = bots[seat].choose(game)
+        think[seat] += time.perf_counter() - t1
+        moves.append(game.text(move))
+        game.state.apply(move)
+    ranking = game.ranking()
+    ranks = [0] * task["players"]
+    for place, seat in enumerate(ranking, 1):
+        ranks[seat] = place
+    rec = {k: task[k] for k in ("block", "rotation", "index", "seed", "board", "players")}
+    rec.update(seats=task["seats"], moves=moves, scores=game.scores(), ranking=ranking, ranks=ranks,
+               winner=task["seats"][ranking[0]]["bot"], think=[round(x, 4) for x in think],
+               duration=round(time.perf_counter() - t0, 4))
+    if task.get("game_options"):
+        rec["game_options"] = task["game_options"]
+    return rec
+
+
+# ---------------------------------------------------------------- the log
+
+def read_log(path: str, repair: bool = False) -> list[dict]:
+    """Game records of a log. A torn last line (no newline at the end: a kill during a write) is
+    ignored, and cut off with repair=True; a bad line elsewhere is an error naming its number."""
+    try:
+        with open(path, "rb") as f:
+            data = f.read()
+    except OSError as e:
+        raise TournamentError(f"cannot read log {path}: {e.strerror or e}") from None
+    complete, _, tail = data.rpartition(b"\n")
+    records = []
+    for i, raw in enumerate(complete.split(b"\n") if complete else []):
+        if raw.strip():
+            try:
+                records.append(_record(raw))
+            except ValueError as e:
+                raise TournamentError(f"log {path}: line {i + 1} is not a game record ({e}); the log is "
+                                      f"damaged") from None
+    if tail.strip():
+        try:
+            records.append(_record(tail))
+            keep = len(data)          # whole, only the newline is missing
+        except ValueError:
+            keep = len(complete) + 1 if complete else 0
+        if repair:
+            with open(path, "r+b") as f:
+                f.truncate(keep)
+                if keep == len(data):
+                    f.seek(0, 2)
+                    f.write(b"\n")
+                f.flush()
+                os.fsync(f.fileno())
+    return records
+
+
+def _record(raw: bytes) -> dict:
+    try:
+        rec = json.loads(raw)
+    except (ValueError, UnicodeDecodeError) as e:
+        raise ValueError(str(e)) from None
+    if not isinstance(rec, dict) or not all(k in rec for k in ("block", "rotation", "seats", "ranks", "scores")):
+        raise ValueError("missing block, rotation, seats, ranks or scores")
+    return rec
+
+
+def append_record(f, record: dict) -> None:
+    f.write(json.dumps(record, separators=(",", ":")) + "\n")
+    f.flush()
+    os.fsync(f.fileno())
+
+
+def unique_records(records: list[dict]) -> list[dict]:
+    seen = set()
+    out = []
+    for rec in records:
+        key = (rec["block"], rec["rotation"])
+        if key not in seen:
+            seen.add(key)
+            out.append(rec)
+    return out
+
+
+# ---------------------------------------------------------------- running
+
+OPTION_OF = {"bots": "--bot", "players": "--players", "map": "--map", "seed": "--seed", "sprt": "--sprt",
+             "game_options": "game options"}
+
+
+def build_config(spec: dict) -> TournamentConfig:
+    """A config from a dict with keys bots ({name: spec} or [(name, spec)]), players, map, seed, games, sprt."""
+    if isinstance(spec, TournamentConfig):
+        return spec
+    spec = dict(spec)
+    if "bots" not in spec or not spec["bots"]:
+        raise TournamentError("give the bots with --bot NAME=SPEC (or --config FILE.toml)")
+    return TournamentConfig.create(spec.pop("bots"), spec.pop("players", None), spec.pop("map", "imperium"),
+                                   spec.pop("seed", 0), spec.pop("games", None), spec.pop("sprt", None),
+                                   **spec.pop("game_options", {}))
+
+
+def prepare(spec: dict | TournamentConfig, out: str, resume: bool) -> tuple[TournamentConfig, list[dict]]:
+    """Create or check OUT; returns the config to use and the records already logged.
+
+    On resume, the fields that `spec` leaves out are taken from OUT/tournament.json; a field it gives
+    must equal the logged one (except games: a resumed tournament may be extended or shortened)."""
+    cfg_path, log_path = os.path.join(out, CONFIG_NAME), os.path.join(out, LOG_NAME)
+    if os.path.exists(out) and not os.path.isdir(out):
+        raise TournamentError(f"--out: {out} is a file; give a folder for the tournament log")
+    if os.path.exists(cfg_path) or os.path.exists(log_path):
+        if not resume:
+            n = len(read_log(log_path)) if os.path.exists(log_path) else 0
+            raise TournamentError(f"--out: {out} already holds a tournament ({n} games logged); pass --resume to "
+                                  f"continue it, or choose another --out")
+        try:
+            with open(cfg_path, encoding="utf-8") as f:
+                saved_json = json.load(f)
+        except (OSError, ValueError) as e:
+            raise TournamentError(f"--resume: cannot read {cfg_path}: {getattr(e, 'strerror', None) or e}") from None
+        saved = TournamentConfig.from_json(saved_json, cfg_path)
+        spec = spec.to_json() if isinstance(spec, TournamentConfig) else dict(spec)
+        merged = dict(bots=[(b.name, b.spec) for b in saved.bots], players=saved.players, map=saved.board,
+                      seed=saved.seed, games=saved.games, sprt=saved.sprt, game_options=saved.game_options)
+        merged.update({k: v for k, v in spec.items() if v is not None})
+        config = build_config(merged)
+        diff = saved.same_match(config)
+        if diff:
+            raise TournamentError(f"--resume: {OPTION_OF[diff]} differs from the tournament logged in {out} "
+                                  f"({diff} = {json.dumps(saved.to_json()[diff])}); leave it out to reuse the logged one")
+        records = unique_records(read_log(log_path, repair=True)) if os.path.exists(log_path) else []
+    else:
+        if resume:
+            raise TournamentError(f"--resume: no tournament in {out} to resume (no {CONFIG_NAME})")
+        config = build_config(spec)
+        try:
+            os.makedirs(out, exist_ok=True)
+        except OSError as e:
+            raise TournamentError(f"--out: cannot create {out}: {e.strerror or e}") from None
+        records = []
+    tmp = cfg_path + ".tmp"
+    with open(tmp, "w", encoding="utf-8") as f:
+        json.dump(config.to_json(), f, indent=1)
+        f.write("\n")
+        f.flush()
+        os.fsync(f.fileno())
+    os.replace(tmp, cfg_path)
+    return config, records
+
+
+def _loky_results(tasks: list[dict], jobs: int):
+    if jobs == 1:
+        for t in tasks:
+            yield play_task(t)
+        return
+    from joblib import Parallel, delayed
+    yield from Parallel(n_jobs=jobs, return_as="generator_unordered", batch_size=1,
+                        pre_dispatch="2*n_jobs")(delayed(play_task)(t) for t in tasks)
+
+
+def _dask_results(tasks: list[dict], jobs: int, scheduler: str | None):
+    try:
+        from dask.distributed import Client, LocalCluster, as_completed
+    except ImportError:
+        raise TournamentError("--backend dask needs the cluster extra: pip install 'concordia-ai[cluster]'") from None
+    cluster = None
+    try:
+        if scheduler:
+            try:
+                client = Client(scheduler, timeout="10s")
+            except (OSError, TimeoutError) as e:
+                raise TournamentError(f"--scheduler: cannot connect to {scheduler}: {e}") from None
+        else:
+            cluster = LocalCluster(n_workers=jobs, threads_per_worker=1, processes=True, dashboard_address=None)
+            client = Client(cluster)
+        futures = client.map(play_task, tasks, pure=False)
+        try:
+            for fut in as_completed(futures):
+                yield fut.result()
+        finally:
+            client.cancel(futures)
+            client.close()
+    finally:
+        if cluster is not None:
+            cluster.close()
+
+
+def run(config: dict | TournamentConfig, out: str, jobs: int = 1, resume: bool = False, backend: str = "loky",
+        scheduler: str | None = None, progress: bool = False, bootstrap: int = ratings.BOOTSTRAP) -> dict:
+    """Play the missing games of a tournament into OUT and return the summary (see ratings.summarize)."""
+    if backend not in ("loky", "dask"):
+        raise TournamentError(f"--backend: {backend!r}; valid: loky, dask")
+    if jobs < 1:
+        raise TournamentError(f"--jobs: {jobs} must be >= 1")
+    config, records = prepare(config, out, resume)
+    names = [b.name for b in config.bots]
+    done = {(r["block"], r["rotation"]) for r in records}
+    previously = len(records)
+    stopped = None
+    if config.sprt and _sprt_decided(config, records):
+        tasks = []
+        stopped = "sprt"
+    else:
+        tasks = config.tasks(skip=done)
+    t0 = time.perf_counter()
+    bar = None
+    if progress and tasks:
+        from tqdm import tqdm
+        bar = tqdm(total=config.games, initial=len(done & {(b, r) for b in range(config.blocks)
+                                                          for r in range(config.players)}),
+                   unit="game", desc="tournament", dynamic_ncols=True, leave=True)
+    if tasks:
+        results = _dask_results(tasks, jobs, scheduler) if backend == "dask" else _loky_results(tasks, jobs)
+        log_path = os.path.join(out, LOG_NAME)
+        try:
+            with open(log_path, "a", encoding="utf-8") as f:
+                for rec in results:
+                    append_record(f, rec)
+                    records.append(rec)
+                    if bar is not None:
+                        bar.update(1)
+                    if config.sprt and _sprt_decided(config, records):
+                        stopped = "sprt"
+                        break
+        finally:
+            if hasattr(results, "close"):
+                results.close()
+            if bar is not None:
+                bar.close()
+    summary = ratings.summarize(records, names, config.sprt, config.players, bootstrap=bootstrap, seed=config.seed)
+    summary.update(out=out, log=os.path.join(out, LOG_NAME), map=config.board, players=config.players,
+                   new_games=len(records) - previously, wall_seconds=round(time.perf_counter() - t0, 3),
+                   planned_games=config.games, stopped=stopped,
+                   specs={b.name: b.spec for b in config.bots})
+    return summary
+
+
+def _sprt_decided(config: TournamentConfig, records: list[dict]) -> bool:
+    scores = ratings.sprt_block_scores(records, config.bots[0].name, config.players)
+    return ratings.sprt_status(scores, *config.sprt)["decision"] is not None
+
+
+def rate(path: str, bootstrap: int = ratings.BOOTSTRAP) -> dict:
+    """The summary of a log (a games.jsonl file or a tournament folder)."""
+    if os.path.isdir(path):
+        folder, log_path = path, os.path.join(path, LOG_NAME)
+    else:
+        folder, log_path = os.path.dirname(path), path
+    if not os.path.exists(log_path):
+        raise TournamentError(f"log {log_path} not found")
+    records = unique_records(read_log(log_path))
+    if not records:
+        raise TournamentError(f"log {log_path} has no finished games")
+    names, sprt, players, seed = None, None, None, 0
+    cfg_path = os.path.join(folder, CONFIG_NAME)
+    if os.path.exists(cfg_path):
+        try:
+            with open(cfg_path, encoding="utf-8") as f:
+                cfg = TournamentConfig.from_json(json.load(f), cfg_path)
+            names, sprt, players, seed = [b.name for b in cfg.bots], cfg.sprt, cfg.players, cfg.seed
+        except (OSError, ValueError):
+            pass
+    try:
+        summary = ratings.summarize(records, names, sprt, players, bootstrap=bootstrap, seed=seed)
+    except (KeyError, TypeError, IndexError) as e:
+        raise TournamentError(f"log {log_path}: a game record lacks a field ({e})") from None
+    summary.update(log=log_path, players=records[0]["players"], map=records[0]["board"],
+                   specs={s["bot"]: s["spec"] for r in records for s in r["seats"]})
+    return summary
+
+
+DEFAULT_BOTS = (("heuristic", "heuristic"), ("greedy", "greedy"), ("random", "random"),
+                ("ismcts", "ismcts:iterations=2000"))

@@ -1,0 +1,188 @@
+"""Bots: spec parsing, the registry description, many legal games on every board and player count,
+reproducibility."""
+from __future__ import annotations
+
+import pytest
+
+from concordia_ai.bots import BOT_TYPES, BotSpecError, describe_bots, make_bot, parse_spec
+from concordia_ai.game import Game
+from concordia_ai.search import SearchConfig
+
+BOARDS = ("imperium", "italia", "creta", "aegyptus")
+ALL_BOTS = ("random", "greedy", "heuristic", "flatmc", "ismcts")
+
+
+# ---------------------------------------------------------------- specs
+
+@pytest.mark.parametrize("spec, kind, options", [
+    ("random", "random", {}),
+    ("  Greedy ", "greedy", {}),
+    ("heuristic:", "heuristic", {}),
+    ("ismcts:iterations=2000,c=0.7", "ismcts", {"iterations": 2000, "c": 0.7}),
+    ("ismcts: iterations = 50 , reward=rank, prior=true, final=mean", "ismcts",
+     {"iterations": 50, "reward": "rank", "prior": True, "final": "mean"}),
+    ("ismcts:seconds=0.5,iterations=0,pw_k=2", "ismcts", {"seconds": 0.5, "iterations": 0, "pw_k": 2.0}),
+    ("flatmc:iterations=100,rollout=greedy,epsilon=0.3", "flatmc",
+     {"iterations": 100, "rollout": "greedy", "epsilon": 0.3}),
+])
+def test_valid_specs(spec, kind, options):
+    k, opts = parse_spec(spec)
+    assert (k, opts) == (kind, options)
+    for key, value in opts.items():
+        assert type(value) is type(options[key])
+    bot = make_bot(spec, seed=1)
+    assert bot.kind == kind and bot.options == options
+
+
+def test_toml_file_spec(tmp_path):
+    f = tmp_path / "bot.toml"
+    f.write_text('type = "ismcts"\niterations = 300\nc = 1\nreward = "margin"\nprior = true\n')
+    kind, opts = parse_spec(str(f))
+    assert kind == "ismcts"
+    assert opts == {"iterations": 300, "c": 1.0, "reward": "margin", "prior": True}
+    assert isinstance(opts["c"], float)
+    assert make_bot(str(f), seed=2).kind == "ismcts"
+
+
+@pytest.mark.parametrize("text, words", [
+    ('iterations = 3\n', "needs type = one of random, greedy, heuristic, flatmc, ismcts"),
+    ('type = "alphazero"\n', "unknown bot 'alphazero'"),
+    ('type = "ismcts"\nbudget = 3\n', "unknown parameter 'budget'"),
+    ('type = "ismcts"\niterations = "many"\n', "iterations='many' is not a int"),
+    ('type = "ismcts"\nc = true\n', "is not a float"),
+    ('type = "ismcts"\niterations = 1.5\n', "is not a int"),
+    ('type = = \n', "bot file"),
+])
+def test_bad_toml_file_spec(tmp_path, text, words):
+    f = tmp_path / "bad.toml"
+    f.write_text(text)
+    with pytest.raises(BotSpecError) as e:
+        parse_spec(str(f))
+    assert words in str(e.value)
+
+
+def test_missing_toml_file():
+    with pytest.raises(BotSpecError, match="bot file .*nope.toml"):
+        parse_spec("/nonexistent/nope.toml")
+
+
+@pytest.mark.parametrize("spec, words", [
+    ("alphazero", "unknown bot 'alphazero'; valid: random, greedy, heuristic, flatmc, ismcts"),
+    ("ismcts:budget=3", "bot ismcts: unknown parameter 'budget'; valid: iterations, seconds, c, final"),
+    ("random:seed=3", "bot random: unknown parameter 'seed'; valid: none"),
+    ("flatmc:c=0.5", "bot flatmc: unknown parameter 'c'; valid: iterations, seconds, reward"),
+    ("ismcts:iterations=lots", "iterations='lots' is not a int"),
+    ("ismcts:c=high", "c='high' is not a float"),
+    ("ismcts:prior=maybe", "prior='maybe' is not a bool"),
+    ("ismcts:iterations", "'iterations' is not key=value"),
+    ("ismcts:reward=score", "bot ismcts: search config: reward must be one of win, rank, margin, mix"),
+    ("ismcts:iterations=0", "give a budget"),
+    ("flatmc:rollout=smart", "rollout must be one of random, greedy"),
+])
+def test_bad_specs(spec, words):
+    with pytest.raises(BotSpecError) as e:
+        make_bot(spec)
+    assert words in str(e.value)
+
+
+@pytest.mark.parametrize("spec", ["", "   ", None])
+def test_empty_spec_names_the_valid_bots(spec):
+    with pytest.raises(BotSpecError) as e:
+        parse_spec(spec)
+    for name in ALL_BOTS:
+        assert name in str(e.value)
+
+
+def test_describe_bots_lists_all_five_with_params_and_defaults():
+    d = describe_bots()
+    assert [b["name"] for b in d] == list(ALL_BOTS)
+    by = {b["name"]: b for b in d}
+    for b in d:
+        assert b["description"]
+    for name in ("random", "greedy", "heuristic"):
+        assert by[name]["params"] == []
+    ism = {p["name"]: p for p in by["ismcts"]["params"]}
+    defaults = SearchConfig()
+    assert set(ism) == {f for f in SearchConfig.__dataclass_fields__ if f != "seed"}
+    for name, p in ism.items():
+        assert p["default"] == getattr(defaults, name), name
+        assert p["type"] in ("int", "float", "str", "bool")
+    assert ism["iterations"] == {"name": "iterations", "type": "int", "default": 5000}
+    assert ism["prior"]["type"] == "bool" and ism["reward"]["default"] == "mix"
+    flat = {p["name"] for p in by["flatmc"]["params"]}
+    assert flat == {"iterations", "seconds", "reward", "mix", "margin_scale", "rollout", "epsilon",
+                    "rollout_turns"}
+    assert set(BOT_TYPES) == set(ALL_BOTS)
+
+
+# ---------------------------------------------------------------- many legal games
+
+def _play_checked(specs, board, seed, max_moves=20000):
+    """Play one game with every chosen move checked against the legal moves; returns the move list."""
+    game = Game.new(board, len(specs), seed)
+    bots = [make_bot(s, seed=seed * 7 + i) for i, s in enumerate(specs)]
+    moves = []
+    while not game.is_over:
+        legal = game.legal_moves()
+        d = game.decider
+        assert d is not None and 0 <= d < len(specs), (board, seed, d)
+        move = bots[d].choose(game)
+        assert move in legal, (board, len(specs), seed, specs[d], moves, move)
+        game.state.apply(move)
+        moves.append(move)
+        assert len(moves) < max_moves, (board, seed, "game does not end")
+    assert game.state.invariant_errors() == []
+    return game, moves
+
+
+# games per (board, player count) for each cheap bot: 4 boards x 4 counts x N games
+CHEAP = {"random": 250, "greedy": 150, "heuristic": 60}
+
+
+@pytest.mark.parametrize("board", BOARDS)
+@pytest.mark.parametrize("kind", list(CHEAP))
+def test_cheap_bots_play_legal_games(kind, board):
+    n = CHEAP[kind]
+    for players in (2, 3, 4, 5):
+        for seed in range(n):
+            _play_checked([kind] * players, board, 1000 * players + seed)
+
+
+@pytest.mark.parametrize("board", BOARDS)
+def test_mixed_table_plays_legal_games(board):
+    for players in (2, 3, 4, 5):
+        for seed in range(3):
+            specs = [["random", "greedy", "heuristic", "flatmc:iterations=40", "ismcts:iterations=40"][
+                (seed + i) % 5] for i in range(players)]
+            _play_checked(specs, board, seed)
+
+
+@pytest.mark.parametrize("board", BOARDS)
+@pytest.mark.parametrize("spec", ["flatmc:iterations=30", "ismcts:iterations=30",
+                                  "ismcts:iterations=30,rollout=greedy,prior=true,pw_k=1,rollout_turns=2"])
+def test_search_bots_play_legal_games(spec, board):
+    for players in (2, 3, 4, 5):
+        _play_checked([spec] * players, board, players)
+
+
+@pytest.mark.parametrize("spec", ["random", "greedy", "heuristic", "flatmc:iterations=40",
+                                  "ismcts:iterations=40"])
+def test_same_seed_same_game(spec):
+    for board, players in (("imperium", 3), ("aegyptus", 2)):
+        a = _play_checked([spec] * players, board, 5)
+        b = _play_checked([spec] * players, board, 5)
+        assert a[1] == b[1]
+        assert a[0].to_json() == b[0].to_json()
+    # a different bot seed plays a different game (same table seed)
+    g1 = Game.new("imperium", 3, 5)
+    g2 = g1.clone()
+    bots1 = [make_bot(spec, seed=1) for _ in range(3)]
+    bots2 = [make_bot(spec, seed=2) for _ in range(3)]
+    m1, m2 = [], []
+    for g, bots, m in ((g1, bots1, m1), (g2, bots2, m2)):
+        while not g.is_over and len(m) < 200:
+            mv = bots[g.decider].choose(g)
+            g.state.apply(mv)
+            m.append(mv)
+    if spec in ("random", "flatmc:iterations=40", "ismcts:iterations=40"):
+        assert m1 != m2

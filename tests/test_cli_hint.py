@@ -1,0 +1,127 @@
+"""`concordia hint` (ISMCTS / flat MC move suggestions) and `concordia bots`."""
+import hashlib
+import json
+
+from click.testing import CliRunner
+
+from concordia_ai.bots import describe_bots, make_bot
+from concordia_ai.cli import main
+from concordia_ai.game import Game
+from concordia_ai.gamefile import GameFile
+
+DISPLAY = "Architect/I,Prefect/I,Mercator/I,Colonist/I,Diplomat/I,Mason/I,Farmer/I"
+
+
+def run(*args, code=0):
+    result = CliRunner().invoke(main, [str(a) for a in args])
+    assert result.exit_code == code, (args, result.stdout, result.stderr)
+    assert "Traceback" not in result.stderr
+    return result
+
+
+def digest(path):
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+def one_line_error(result, *words):
+    lines = result.stderr.strip().splitlines()
+    assert lines and lines[-1].startswith("error: "), result.stderr
+    for w in words:
+        assert w in lines[-1], (w, lines[-1])
+
+
+def test_hint_text_and_json(tmp_path):
+    f = tmp_path / "game.json"
+    run("new", f, "--players", 3, "--seed", 7, "--names", "Ann,Bob,Cid")
+    before = digest(f)
+    r = run("hint", f, "--iterations", 600, "--top", 3)
+    out = r.stdout.splitlines()
+    assert out[0].startswith("Ann decides (turn 1 (round 1), play); ismcts: 600 iterations")
+    assert out[1].split()[:7] == ["#", "move", "win", "%", "margin", "VP", "visits"]
+    assert len(out) == 2 + 3
+    assert out[2].split()[:3] == ["1", "play", out[2].split()[2]] and "play" in out[2]
+    assert "ismcts for Ann" in r.stderr and "600/600" in r.stderr          # the progress bar
+    assert digest(f) == before
+
+    data = json.loads(run("hint", f, "--iterations", 600, "--top", 2, "--json", "--quiet").stdout)
+    assert data["player"] == "Ann" and data["seat"] == 0 and data["phase"] == "play"
+    assert data["rootInfo"]["iterations"] == 600 and data["rootInfo"]["nodes"] > 0
+    assert len(data["candidates"]) == 2 and data["legal_moves"] == len(Game.new("imperium", 3, 7).legal_moves())
+    best = data["candidates"][0]
+    assert set(best) >= {"move", "visits", "winrate", "scoreLead", "vp", "order", "pv"}
+    assert 0 <= best["winrate"] <= 1 and best["pv"][0] == best["move"] and best["order"] == 0
+    assert best["visits"] >= data["candidates"][1]["visits"]
+    assert data["config"]["iterations"] == 600
+    # same seed, same answer
+    again = json.loads(run("hint", f, "--iterations", 600, "--top", 2, "--json", "--quiet").stdout)
+    assert again["candidates"] == data["candidates"]
+    assert digest(f) == before
+
+
+def test_hint_time_budget_bot_spec_and_jobs(tmp_path):
+    f = tmp_path / "game.json"
+    run("new", f, "--players", 2, "--seed", 3)
+    r = run("hint", f, "--time", 0.3, "--top", 1, "--json")
+    data = json.loads(r.stdout)
+    assert data["rootInfo"]["iterations"] > 0 and 0.2 < data["rootInfo"]["seconds"] < 1.5
+    assert "/0.3 s" in r.stderr
+    data = json.loads(run("hint", f, "--bot", "ismcts:iterations=400,rollout=greedy", "--json", "-q").stdout)
+    assert data["rootInfo"]["iterations"] == 400 and data["config"]["rollout"] == "greedy"
+    data = json.loads(run("hint", f, "--bot", "flatmc:iterations=300", "--json", "-q").stdout)
+    assert data["bot"] == "flatmc" and sum(c["visits"] for c in data["candidates"]) <= 300
+    assert "reward" in run("hint", f, "--bot", "flatmc:iterations=300", "-q").stdout
+    data = json.loads(run("hint", f, "--iterations", 400, "--jobs", 2, "--json", "-q").stdout)
+    assert data["rootInfo"]["iterations"] == 800     # two root-parallel searches of 400
+
+
+def test_hint_errors(tmp_path):
+    f = tmp_path / "game.json"
+    run("new", f, "--players", 3, "--seed", 7)
+    before = digest(f)
+    one_line_error(run("hint", f, "--iterations", 0, code=2), "--iterations")
+    one_line_error(run("hint", f, "--time", -1, code=2), "--time")
+    one_line_error(run("hint", f, "--time", 1, "--iterations", 5, code=2), "one budget")
+    one_line_error(run("hint", f, "--bot", "heuristic", code=2), "searching bot")
+    one_line_error(run("hint", f, "--bot", "ismcts:c=-1", code=2), "c must be >= 0")
+    one_line_error(run("hint", f, "--bot", "ismcts:zz=1", code=2), "unknown parameter 'zz'")
+    one_line_error(run("hint", tmp_path / "missing.json", code=2), "not found")
+    assert digest(f) == before
+
+    # game over
+    over = tmp_path / "over.json"
+    bots = [make_bot("greedy", seed=i) for i in range(2)]
+    game = Game.new("imperium", 2, seed=1)
+    gf = GameFile.create(str(over), game)
+    texts = []
+    while not game.is_over:
+        m = bots[game.decider].choose(game)
+        texts.append(game.text(m))
+        game.state.apply(m)
+    gf.apply(texts)
+    gf.save()
+    one_line_error(run("hint", over, code=2), "game is over")
+
+    # a real table where a card must be entered: chance decides
+    table = tmp_path / "table.json"
+    cities = ",".join(f"{c}={g}" for c, g in Game.new("imperium", 3, seed=5).to_json()["cities"].items())
+    run("new", table, "--players", 3, "--cities", cities, "--display", DISPLAY)
+    run("play", table, "play Senator", "buy Architect/I", "done")
+    before = digest(table)
+    one_line_error(run("hint", table, code=2), "chance decides", "reveal")
+    assert digest(table) == before
+    # after the card is entered, the search works on the real table (unknown stack order)
+    run("play", table, "reveal Smith/I")
+    data = json.loads(run("hint", table, "--iterations", 300, "--json", "-q").stdout)
+    assert data["seat"] == 1 and data["candidates"]
+
+
+def test_bots_command():
+    r = run("bots")
+    for b in describe_bots():
+        assert f"{b['name']}: " in r.stdout
+    assert "iterations" in r.stdout and "default 5000" in r.stdout
+    data = json.loads(run("bots", "--json").stdout)
+    assert data == json.loads(json.dumps(describe_bots()))
+    assert {b["name"] for b in data} == {"random", "greedy", "heuristic", "flatmc", "ismcts"}
+    ismcts = next(b for b in data if b["name"] == "ismcts")
+    assert {"name": "c", "type": "float", "default": 0.7} in ismcts["params"]
