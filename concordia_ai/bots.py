@@ -184,13 +184,32 @@ def describe_bots() -> list[dict]:
             for k, c in BOT_TYPES.items()]
 
 
-def play_game(bots: list[Bot], board: str = "imperium", seed: int = 0, **game_options):
-    """Play one simulated game, seat i played by bots[i]. Returns (game, moves as codes)."""
+# The rules let a game go on forever (nobody has to buy or build). Real games last 15-25 turns per player and
+# random ones about 65; a game still running after this many turns is stopped and scored as it stands.
+MAX_TURNS = 2000
+
+
+@dataclass
+class PlayedGame:
+    game: object
+    moves: list[int]
+    think: list[float]        # seconds each seat spent choosing
+    truncated: bool           # stopped at MAX_TURNS and scored as it stood
+
+
+def play_game(bots: list[Bot], board: str = "imperium", seed: int = 0, max_turns: int = MAX_TURNS,
+              **game_options) -> PlayedGame:
+    """Play one simulated game, seat i played by bots[i]."""
+    import time
+
     from .game import Game
     game = Game.new(board, len(bots), seed, **game_options)
-    moves = []
-    while not game.is_over:
-        move = bots[game.decider].choose(game)
+    moves, think = [], [0.0] * len(bots)
+    while not game.is_over and game.state.turns < max_turns:
+        seat = game.decider
+        t0 = time.perf_counter()
+        move = bots[seat].choose(game)
+        think[seat] += time.perf_counter() - t0
         game.state.apply(move)
         moves.append(move)
-    return game, moves
+    return PlayedGame(game, moves, think, not game.is_over)

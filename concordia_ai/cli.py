@@ -593,7 +593,7 @@ def _parse_bot_options(values) -> list[tuple[str, str]]:
     out = []
     for value in values:
         name, eq, spec = value.partition("=")
-        if not eq:
+        if not eq or ":" in name or name.strip().endswith(".toml"):   # no NAME=: named after its type
             name, spec = value.split(":")[0].strip(), value
         if not spec.strip():
             raise UserError(f"--bot: {value!r} has no spec; give NAME=SPEC, e.g. mcts=ismcts:iterations=2000")

@@ -33,12 +33,15 @@ def wilson(successes: int, n: int, z: float = Z95) -> tuple[float, float]:
     denom = 1 + z * z / n
     centre = (p + z * z / (2 * n)) / denom
     half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
-    return max(0.0, centre - half), min(1.0, centre + half)
+    lo = 0.0 if successes == 0 else max(0.0, centre - half)
+    hi = 1.0 if successes == n else min(1.0, centre + half)
+    return lo, hi
 
 
 # ---------------------------------------------------------------- Plackett-Luce
 
-def plackett_luce(rankings: list[list[int]], n_items: int, alpha: float = PL_ALPHA) -> list[float]:
+def plackett_luce(rankings: list[list[int]], n_items: int, alpha: float = PL_ALPHA, start=None,
+                  tol: float = 1e-9) -> list[float]:
     """Elo-scale strengths (mean 0) from finishing orders (item indices, best first)."""
     import choix  # imported here: the rest of the module works without it
     import numpy as np
@@ -46,7 +49,8 @@ def plackett_luce(rankings: list[list[int]], n_items: int, alpha: float = PL_ALP
     if n_items < 2 or not rankings:
         return [0.0] * n_items
     try:
-        params = choix.ilsr_rankings(n_items, rankings, alpha=alpha, max_iter=1000, tol=1e-9)
+        init = None if start is None else np.asarray(start, dtype=float) / ELO_PER_LOG
+        params = choix.ilsr_rankings(n_items, rankings, alpha=alpha, initial_params=init, max_iter=1000, tol=tol)
     except RuntimeError:  # no convergence: fall back to the regularised single-step estimate
         params = choix.lsr_rankings(n_items, rankings, alpha=alpha)
     params = np.asarray(params, dtype=float)
@@ -61,9 +65,10 @@ def bootstrap_ratings(blocks: list[list[list[int]]], n_items: int, reps: int = B
         return [(0.0, 0.0)] * n_items
     rng = random.Random(seed)
     samples: list[list[float]] = [[] for _ in range(n_items)]
+    start = plackett_luce([r for bl in blocks for r in bl], n_items)
     for _ in range(reps):
         data = [r for _ in blocks for r in blocks[rng.randrange(len(blocks))]]
-        for i, x in enumerate(plackett_luce(data, n_items)):
+        for i, x in enumerate(plackett_luce(data, n_items, start=start, tol=1e-6)):
             samples[i].append(x)
     out = []
     for xs in samples:
@@ -211,8 +216,8 @@ def format_table(summary: dict) -> str:
                f"mean 0), 95% CI from {summary['rating_model']['bootstrap']} bootstrap resamples of the blocks")
     if "sprt" in summary:
         s = summary["sprt"]
-        verdict = {"H1": f"H1 accepted: {s['candidate']} is stronger by at least elo1 (rather than elo0)",
-                   "H0": f"H0 accepted: {s['candidate']} is not stronger than by elo0 (rather than elo1)",
+        verdict = {"H1": f"H1 accepted: {s['candidate']} is about elo1 stronger rather than elo0",
+                   "H0": f"H0 accepted: {s['candidate']} is about elo0 stronger (or weaker) rather than elo1",
                    None: "undecided"}[s["decision"]]
         score = "-" if s["score"] is None else f"{s['score']:.3f}"
         out.append(f"SPRT {s['candidate']} vs {s['baseline']} (elo0={s['elo0']:g}, elo1={s['elo1']:g}, "

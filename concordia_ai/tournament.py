@@ -29,7 +29,7 @@ import time
 from dataclasses import asdict, dataclass, field
 
 from . import ratings
-from .bots import BotSpecError, make_bot, parse_spec
+from .bots import BotSpecError, make_bot, parse_spec, play_game
 from .content import BOARD_NAMES
 from .errors import ConcordiaError
 
@@ -185,19 +185,11 @@ def derive_seed(*parts: int) -> int:
 
 def play_task(task: dict) -> dict:
     """Play one scheduled game and return its log record. Top-level and plain-data, for loky and Dask."""
-    from .game import Game
     t0 = time.perf_counter()
-    game = Game.new(task["board"], task["players"], task["seed"], **task.get("game_options", {}))
     bots = [make_bot(s["spec"], seed=s["seed"]) for s in task["seats"]]
-    think = [0.0] * task["players"]
-    moves = []
-    while not game.is_over:
-        seat = game.decider
-        t1 = time.perf_counter()
-        move = bots[seat].choose(game)
-        think[seat] += time.perf_counter() - t1
-        moves.append(game.text(move))
-        game.state.apply(move)
+    played = play_game(bots, task["board"], task["seed"], **task.get("game_options", {}))
+    game, think = played.game, played.think
+    moves = _move_texts(task, played.moves)
     ranking = game.ranking()
     ranks = [0] * task["players"]
     for place, seat in enumerate(ranking, 1):
@@ -206,9 +198,22 @@ def play_task(task: dict) -> dict:
     rec.update(seats=task["seats"], moves=moves, scores=game.scores(), ranking=ranking, ranks=ranks,
                winner=task["seats"][ranking[0]]["bot"], think=[round(x, 4) for x in think],
                duration=round(time.perf_counter() - t0, 4))
+    if played.truncated:
+        rec["truncated"] = True
     if task.get("game_options"):
         rec["game_options"] = task["game_options"]
     return rec
+
+
+def _move_texts(task: dict, codes: list[int]) -> list[str]:
+    """The moves of a played game in notation (replayed, since a text depends on the state)."""
+    from .game import Game
+    g = Game.new(task["board"], task["players"], task["seed"], **task.get("game_options", {}))
+    out = []
+    for m in codes:
+        out.append(g.text(m))
+        g.state.apply(m)
+    return out
 
 
 # ---------------------------------------------------------------- the log

@@ -186,3 +186,29 @@ def test_same_seed_same_game(spec):
             m.append(mv)
     if spec in ("random", "flatmc:iterations=40", "ismcts:iterations=40"):
         assert m1 != m2
+
+
+class _FirstMove:
+    """Always the first legal move: a policy under which the rules never force the game to end."""
+
+    def choose(self, game):
+        return game.legal_moves()[0]
+
+
+def test_play_game_stops_an_endless_game_at_the_turn_cap():
+    from concordia_ai.bots import play_game
+    played = play_game([_FirstMove(), _FirstMove()], "imperium", seed=1, max_turns=50)
+    assert played.truncated and not played.game.is_over
+    assert played.game.state.turns == 50
+    assert len(played.think) == 2
+
+
+def test_play_game_reports_a_finished_game():
+    from concordia_ai.bots import make_bot, play_game
+    played = play_game([make_bot("heuristic", seed=i) for i in range(3)], "italia", seed=4)
+    assert played.game.is_over and not played.truncated
+    from concordia_ai.game import Game
+    g = Game.new("italia", 3, 4)
+    for m in played.moves:
+        g.apply(m)
+    assert g.is_over and g.scores() == played.game.scores()

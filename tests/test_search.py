@@ -250,6 +250,6 @@ def test_ismcts_beats_random():
         for seat in (0, 1):
             bots = [make_bot("random", seed=seed), make_bot("random", seed=seed + 100)]
             bots[seat] = make_bot("ismcts:iterations=300", seed=seed)
-            g, _ = play_game(bots, board="imperium", seed=seed)
+            g = play_game(bots, board="imperium", seed=seed).game
             wins += g.ranking()[0] == seat
     assert wins >= 3
