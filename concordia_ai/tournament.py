@@ -350,7 +350,12 @@ def _loky_results(tasks: list[dict], jobs: int):
         for t in tasks:
             yield play_task(t)
         return
+    import warnings
+
     from joblib import Parallel, delayed
+    # an SPRT that stops early abandons the games in flight; joblib warns about that when the generator
+    # is collected, which happens after this function has returned: the filter must outlive it
+    warnings.filterwarnings("ignore", message=".*tasks have been successfully executed.*")
     yield from Parallel(n_jobs=jobs, return_as="generator_unordered", batch_size=1,
                         pre_dispatch="2*n_jobs")(delayed(play_task)(t) for t in tasks)
 

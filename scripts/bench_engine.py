@@ -11,7 +11,6 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import platform
 import random
 import shutil
 import statistics
@@ -19,6 +18,8 @@ import subprocess
 import sys
 import tempfile
 import time
+
+from machine_info import machine
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
@@ -47,19 +48,6 @@ int main(int argc, char** argv) {
     return b[0] == 42;
 }
 """
-
-
-def machine() -> dict:
-    model = "?"
-    try:
-        with open("/proc/cpuinfo") as f:
-            for line in f:
-                if line.startswith("model name"):
-                    model = line.split(":", 1)[1].strip()
-                    break
-    except OSError:
-        pass
-    return dict(nproc=os.cpu_count(), cpu=model, python=platform.python_version(), platform=platform.platform())
 
 
 def bench_games(board_id: int, players: int, games: int, seed: int, reps: int) -> dict:

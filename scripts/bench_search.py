@@ -17,11 +17,12 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import platform
 import resource
 import statistics
 import sys
 import time
+
+from machine_info import machine
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
@@ -34,20 +35,6 @@ CONFIGS = {
     "full": dict(rollout_turns=0),
     "greedy": dict(rollout="greedy"),
 }
-
-
-def machine() -> dict:
-    model = "?"
-    try:
-        with open("/proc/cpuinfo") as f:
-            for line in f:
-                if line.startswith("model name"):
-                    model = line.split(":", 1)[1].strip()
-                    break
-    except OSError:
-        pass
-    return dict(nproc=os.cpu_count(), cpu=model, python=platform.python_version(), platform=platform.platform(),
-                loadavg=os.getloadavg()[0])
 
 
 def mid_game(board: str, players: int, seed: int, turn: int) -> Game:

@@ -10,7 +10,6 @@ import textwrap
 
 import pytest
 
-from concordia_ai import core
 from concordia_ai.game import CHANCE, Game, GameError
 from concordia_ai.position import PositionError
 

@@ -10,7 +10,6 @@ import os
 import random
 import subprocess
 import sys
-import textwrap
 
 import pytest
 
