@@ -1260,8 +1260,20 @@ cdef bint _routes_touch(const Board* b, int r, int q):
     return False
 
 
+def _require_board(int board_id):
+    if not 0 <= board_id < 8 or not g_board_ready[board_id] or not g_rules_ready:
+        raise ValueError(f"board {board_id} is not registered")
+
+
+cdef _require_game(CoreState st):
+    """States made with CoreState() rather than new()/load() hold no game: refuse them."""
+    if st.s.n_players < 2 or not g_board_ready[st.s.board_id]:
+        raise ValueError("an empty state: make states with CoreState.new() or CoreState.load()")
+
+
 def board_distances(int board_id):
     """(route-to-route, city-to-route) step tables, for tests and tools."""
+    _require_board(board_id)
     cdef const Board* b = &g_boards[board_id]
     rr = [[b.dist_rr[r][q] for q in range(b.n_routes)] for r in range(b.n_routes)]
     cr = [[b.dist_cr[c][r] for r in range(b.n_routes)] for c in range(b.n_cities)]
@@ -1609,8 +1621,9 @@ def bench_random_games(int board_id, int n_players, int games, seed):
     cdef long long steps = 0, turns = 0
     cdef int g, n
     cdef double t0, t1
-    if not g_board_ready[board_id] or not 2 <= n_players <= MAX_P:
-        raise ValueError("bad board or player count")
+    _require_board(board_id)
+    if not 2 <= n_players <= MAX_P:
+        raise ValueError("bad player count")
     with nogil:
         t0 = clock()
         for g in range(games):
@@ -1629,6 +1642,9 @@ def bench_copy(int board_id, int n_players, int reps):
     cdef int i
     cdef long long acc = 0
     cdef double t0, t1, t2
+    _require_board(board_id)
+    if not 2 <= n_players <= MAX_P:
+        raise ValueError("bad player count")
     init_state(&s, board_id, n_players, 1, 0)
     with nogil:
         t0 = clock()

@@ -422,7 +422,7 @@ cdef void fill_config(SearchConfig* cfg, dict d):
     cfg.seed = <uint64_t>(int(d.get("seed", 0)) & 0xFFFFFFFFFFFFFFFF)
 
 
-def search(CoreState root, dict config):
+def search(CoreState root not None, dict config not None):
     """Run ISMCTS for the player deciding at `root`. Returns a dict of root statistics (see search.py)."""
     cdef SearchConfig cfg
     cdef Tree t
@@ -430,6 +430,7 @@ def search(CoreState root, dict config):
     cdef double secs = 0.0
     cdef int ch, node
     cdef Node nd
+    _require_game(root)
     if root.s.phase == PH_OVER or root.s.decider < 0:
         raise ValueError("no player decides in this position (game over or a card to reveal)")
     fill_config(&cfg, config)
@@ -478,11 +479,13 @@ cdef int _most_visited(Tree* t, int node) noexcept nogil:
     return best
 
 
-def choose_greedy(CoreState st, seed, bint plan=False):
+def choose_greedy(CoreState st not None, seed, bint plan=False):
     """The greedy bot's move (one-step lookahead), or with plan=True the heuristic bot's (whole-turn lookahead)."""
     cdef int32_t acts[MAX_ACTIONS]
     cdef uint64_t r = seed_mix(<uint64_t>(int(seed) & 0xFFFFFFFFFFFFFFFF))
-    cdef int n = gen_legal(&st.s, acts), i
+    cdef int n, i
+    _require_game(st)
+    n = gen_legal(&st.s, acts)
     if n <= 0:
         raise ValueError("no legal move")
     if st.s.decider < 0:
@@ -492,9 +495,10 @@ def choose_greedy(CoreState st, seed, bint plan=False):
     return acts[i]
 
 
-def evaluate_state(CoreState st):
+def evaluate_state(CoreState st not None):
     """The heuristic's estimate of every player's final score."""
     cdef float v[MAX_P]
+    _require_game(st)
     evaluate(&st.s, v)
     return [v[p] for p in range(st.s.n_players)]
 
@@ -527,7 +531,7 @@ cdef void flat_mc(const State* root, const SearchConfig* cfg, int32_t* acts, int
     done_iterations[0] = it
 
 
-def flat_monte_carlo(CoreState root, dict config):
+def flat_monte_carlo(CoreState root not None, dict config not None):
     """Mean reward of each legal move for the player deciding at root: [(action, visits, mean)], iterations."""
     cdef SearchConfig cfg
     cdef int32_t acts[MAX_ACTIONS]
@@ -535,6 +539,7 @@ def flat_monte_carlo(CoreState root, dict config):
     cdef int32_t counts[MAX_ACTIONS]
     cdef int32_t iters = 0
     cdef int n, i
+    _require_game(root)
     if root.s.phase == PH_OVER or root.s.decider < 0:
         raise ValueError("no player decides in this position (game over or a card to reveal)")
     fill_config(&cfg, config)

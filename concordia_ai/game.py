@@ -36,6 +36,8 @@ class Game:
         b = _board(board)
         if not isinstance(players, int) or not 2 <= players <= core.MAX_PLAYERS:
             raise GameError(f"players: {players!r}; a game has 2 to {core.MAX_PLAYERS} players")
+        if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 2 ** 64:
+            raise GameError(f"seed: {seed!r}; a seed is an integer in 0..2^64-1")
         names = _names(names, players)
         options = (core.OPTION_WINE_VARIANT if wine_variant else 0) | \
                   (core.OPTION_INTERMEDIATE if intermediate_scoring else 0)

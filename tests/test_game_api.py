@@ -119,3 +119,10 @@ def test_apply_returns_code_and_accepts_codes():
 def test_repr():
     r = repr(Game.new("imperium", 3, seed=1))
     assert "imperium" in r and "3p" in r and "play" in r
+
+
+@pytest.mark.parametrize("seed", [-1, 2 ** 64, 1.5, "7", True])
+def test_new_refuses_seeds_outside_64_bits(seed):
+    with pytest.raises(GameError) as e:
+        Game.new("imperium", 3, seed=seed)
+    assert "seed" in str(e.value)
