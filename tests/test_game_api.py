@@ -126,3 +126,11 @@ def test_new_refuses_seeds_outside_64_bits(seed):
     with pytest.raises(GameError) as e:
         Game.new("imperium", 3, seed=seed)
     assert "seed" in str(e.value)
+
+
+def test_package_exports():
+    import concordia_ai
+    assert concordia_ai.Game is Game
+    assert concordia_ai.SearchConfig().iterations > 0
+    with pytest.raises(AttributeError):
+        concordia_ai.no_such_name
