@@ -264,6 +264,11 @@ def new(game_file, board, players, seed, names, cities, display, wine_variant, i
     gf.save(overwrite=force)
     click.echo(f"created {game_file}: {game.board.source.name.title()}, {game.n_players} players "
                f"({', '.join(game.names)}), {origin}")
+    lo, hi = game.board.source.recommended_players
+    if not lo <= game.n_players <= hi:
+        # allowed, but the rule book recommends another board for this many players
+        click.echo(f"note: the rules recommend {game.board.source.name.title()} for {lo} to {hi} players",
+                   err=True)
     click.echo(render.next_line(game, game_file))
 
 

@@ -167,3 +167,15 @@ def test_real_table_every_refilled_card_is_entered(tmp_path):
     assert pos["display"] == ["Mercator/I", "Colonist/I", "Diplomat/I", "Mason/I", "Farmer/I", "Smith/I",
                               "Vintner/II"]
     assert pos["unseen"]["II"] == ["Architect", "Colonist", "Consul", "Mercator", "Prefect", "Weaver"]
+
+
+def test_new_notes_a_player_count_outside_the_boards_recommendation(tmp_path):
+    from click.testing import CliRunner
+
+    from concordia_ai.cli import main
+    runner = CliRunner()
+    r = runner.invoke(main, ["new", str(tmp_path / "a.json"), "--players", "2", "--seed", "1"])
+    assert r.exit_code == 0
+    assert "note: the rules recommend Imperium for 3 to 5 players" in r.output
+    r = runner.invoke(main, ["new", str(tmp_path / "b.json"), "--map", "italia", "--players", "2", "--seed", "1"])
+    assert r.exit_code == 0 and "note:" not in r.output
