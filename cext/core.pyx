@@ -1369,6 +1369,18 @@ cdef class CoreState:
     def turns(self):
         return self.s.turns
 
+    def colonist_location(self, int seat, int i):
+        """Where colonist i (0-2 land, 3-5 sea) of `seat` stands: LOC_STORE, a city, or ROUTE_BASE + route."""
+        if not 0 <= seat < self.s.n_players or not 0 <= i < NCOL:
+            raise ValueError("no such colonist")
+        return self.s.pl[seat].col[i]
+
+    def display_card(self, int slot):
+        """The market card id in display slot 0..6, or -1 for a gap."""
+        if not 0 <= slot < DISPLAY:
+            raise ValueError("no such display slot")
+        return self.s.display[slot]
+
     def scores(self):
         """Per player [Vesta, Jupiter, Saturnus, Mercurius, Mars, Minerva, Concordia, Squares, Total]."""
         cdef int32_t sc[MAX_P * NSCORE]

@@ -193,23 +193,26 @@ MAX_TURNS = 2000
 class PlayedGame:
     game: object
     moves: list[int]
+    texts: list[str]          # the moves in notation (a text depends on the state it was played in)
     think: list[float]        # seconds each seat spent choosing
     truncated: bool           # stopped at MAX_TURNS and scored as it stood
 
 
 def play_game(bots: list[Bot], board: str = "imperium", seed: int = 0, max_turns: int = MAX_TURNS,
-              **game_options) -> PlayedGame:
-    """Play one simulated game, seat i played by bots[i]."""
+              record_texts: bool = False, **game_options) -> PlayedGame:
+    """Play one simulated game, seat i played by bots[i]; with record_texts, also the moves in notation."""
     import time
 
     from .game import Game
     game = Game.new(board, len(bots), seed, **game_options)
-    moves, think = [], [0.0] * len(bots)
+    moves, texts, think = [], [], [0.0] * len(bots)
     while not game.is_over and game.state.turns < max_turns:
         seat = game.decider
         t0 = time.perf_counter()
         move = bots[seat].choose(game)
         think[seat] += time.perf_counter() - t0
+        if record_texts:
+            texts.append(game.text(move))
         game.state.apply(move)
         moves.append(move)
-    return PlayedGame(game, moves, think, not game.is_over)
+    return PlayedGame(game, moves, texts, think, not game.is_over)

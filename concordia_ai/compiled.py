@@ -54,6 +54,7 @@ class CompiledRules:
     kinds: tuple[Kind, ...]
     market: tuple[MarketCard, ...]
     surcharge: dict            # variant name -> tuple of 7 tuples of good names ('any' allowed)
+    start_hand: tuple[int, ...]  # starting cards per kind
     raw: object
 
 
@@ -152,7 +153,7 @@ def rules() -> CompiledRules:
     )
     core.register_rules(compiled)
     return CompiledRules(goods, tuple(compiled["price"]), tuple(kinds), tuple(market),
-                         dict(r.market_surcharge), r)
+                         dict(r.market_surcharge), tuple(compiled["start_hand"]), r)
 
 
 @lru_cache(maxsize=None)

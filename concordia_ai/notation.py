@@ -38,9 +38,7 @@ def _texts(game, code: int) -> list[str]:
     if name == "tribune-colonist":
         return [f"colonist {KINDS[x]}"]
     if name == "move":
-        state = game.state.export()
-        seat = state["turn_player"]
-        frm = location_name(B, state["players"][seat]["colonists"][x])
+        frm = location_name(B, game.state.colonist_location(game.state.turn_player, x))
         kind = KINDS[1 if x >= 3 else 0]
         a, b, _, _ = B.routes[y]
         fwd, back = route_name(B, y), f"{B.cities[b]}-{B.cities[a]}"
@@ -62,8 +60,8 @@ def _texts(game, code: int) -> list[str]:
     if name in ("sell", "buy"):
         return [f"{name} {y} {R.goods[x]}"]
     if name == "card":
-        state = game.state.export()
-        label = R.market[state["display"][x]].label if 0 <= x < 7 and state["display"][x] >= 0 else f"slot{x + 1}"
+        card = game.state.display_card(x) if 0 <= x < 7 else -1
+        label = R.market[card].label if card >= 0 else f"slot{x + 1}"
         return [f"buy {label}" + (f" paying {R.goods[y]}" if y < 5 else "")]
     if name == "place":
         return [f"place {KINDS[x]} {B.cities[y]}"]

@@ -425,9 +425,7 @@ def _check_cards(players: list[dict], display: list[int], by_deck: dict, n: int,
     """Every card is somewhere: the starting cards with each player (the Tribune always in hand, since playing
     it takes every card back), each market card of the decks in play in a hand, the display or the stack."""
     R = compiled.rules()
-    start = [0] * len(R.kinds)
-    for card in R.raw.starting_hand:
-        start[[k.label for k in R.kinds].index(_kind_label(card))] += 1
+    start = R.start_hand
     tribune = next(k for k, kind in enumerate(R.kinds) if kind.name == "Tribune")
     bought = [0] * len(R.kinds)
     for i, p in enumerate(players):
@@ -448,14 +446,6 @@ def _check_cards(players: list[dict], display: list[int], by_deck: dict, n: int,
         if bought[k] != free[k]:
             raise PositionError("$.players", f"{bought[k]} bought {R.kinds[k].label} card(s) in the players' hands, "
                                 f"but {free[k]} left the display (the rest are in the display or unseen)")
-
-
-def _kind_label(card) -> str:
-    R = compiled.rules()
-    for k in R.kinds:
-        if (k.name, k.god, k.coins) == (card.name, card.god, card.coins):
-            return k.label
-    raise PositionError("$", f"unknown card {card.name}")
 
 
 def _check_routes(board, players: list[dict], phase: str, names: list[str]) -> None:

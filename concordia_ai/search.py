@@ -9,7 +9,7 @@ Root parallelism: with `jobs > 1`, independent searches with different seeds run
 """
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, field, fields, replace
+from dataclasses import asdict, dataclass, field, fields
 
 from . import core
 from .errors import GameError
@@ -155,7 +155,3 @@ def pv_texts(game, actions: list[int]) -> list[str]:
         out.append(g.text(a))
         g.state.apply(a)
     return out
-
-
-def with_overrides(config: SearchConfig, **kw) -> SearchConfig:
-    return replace(config, **kw)

@@ -187,9 +187,8 @@ def play_task(task: dict) -> dict:
     """Play one scheduled game and return its log record. Top-level and plain-data, for loky and Dask."""
     t0 = time.perf_counter()
     bots = [make_bot(s["spec"], seed=s["seed"]) for s in task["seats"]]
-    played = play_game(bots, task["board"], task["seed"], **task.get("game_options", {}))
-    game, think = played.game, played.think
-    moves = _move_texts(task, played.moves)
+    played = play_game(bots, task["board"], task["seed"], record_texts=True, **task.get("game_options", {}))
+    game, think, moves = played.game, played.think, played.texts
     ranking = game.ranking()
     ranks = [0] * task["players"]
     for place, seat in enumerate(ranking, 1):
@@ -203,17 +202,6 @@ def play_task(task: dict) -> dict:
     if task.get("game_options"):
         rec["game_options"] = task["game_options"]
     return rec
-
-
-def _move_texts(task: dict, codes: list[int]) -> list[str]:
-    """The moves of a played game in notation (replayed, since a text depends on the state)."""
-    from .game import Game
-    g = Game.new(task["board"], task["players"], task["seed"], **task.get("game_options", {}))
-    out = []
-    for m in codes:
-        out.append(g.text(m))
-        g.state.apply(m)
-    return out
 
 
 # ---------------------------------------------------------------- the log

@@ -205,10 +205,12 @@ def test_play_game_stops_an_endless_game_at_the_turn_cap():
 
 def test_play_game_reports_a_finished_game():
     from concordia_ai.bots import make_bot, play_game
-    played = play_game([make_bot("heuristic", seed=i) for i in range(3)], "italia", seed=4)
+    played = play_game([make_bot("heuristic", seed=i) for i in range(3)], "italia", seed=4, record_texts=True)
     assert played.game.is_over and not played.truncated
+    assert len(played.texts) == len(played.moves)
     from concordia_ai.game import Game
     g = Game.new("italia", 3, 4)
-    for m in played.moves:
-        g.apply(m)
+    for m, text in zip(played.moves, played.texts):
+        assert g.text(m) == text
+        g.apply(text)
     assert g.is_over and g.scores() == played.game.scores()
