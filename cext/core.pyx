@@ -1671,4 +1671,5 @@ def bench_copy(int board_id, int n_players, int reps):
     return (t1 - t0) / CLOCKS_PER_SEC, (t2 - t1) / CLOCKS_PER_SEC, acc, sizeof(State)
 
 
+include "value.pxi"
 include "search.pxi"

@@ -17,6 +17,9 @@ cdef enum:
     RW_MIX = 3
     POL_RANDOM = 0
     POL_GREEDY = 1
+    POL_NONE = 2         # no rollout: the leaf itself is evaluated
+    EVAL_HAND = 0        # the hand-set formula `evaluate` (today's default before the value model)
+    EVAL_NET = 1         # the value model (value.pxi), the hand formula where no weights are loaded
     HASH_SIZE = 4096
     MAX_DEPTH = 4096
 
@@ -31,6 +34,8 @@ ctypedef struct Node:
     float win            # root player's: wins, VP, VP margin (reported for root children)
     float vp
     float margin
+    float win2           # root player's summed squared win values: the standard error of `win`
+    float vp2
     int8_t mover         # seat that chose the action, -1 for a chance outcome
 
 ctypedef struct SearchConfig:
@@ -48,6 +53,9 @@ ctypedef struct SearchConfig:
     int32_t use_prior
     float pw_k
     float pw_alpha
+    int32_t eval_kind     # EVAL_HAND or EVAL_NET
+    int32_t chance_merge  # 1: one child for every outcome of a revealed card (open loop through chance)
+    float root_floor      # root children get at least this share of an even split of the root's visits
     uint64_t seed
 
 ctypedef struct Tree:
@@ -108,19 +116,24 @@ cdef void evaluate(const State* s, float* out) noexcept nogil:
         out[p] = sc[p * NSCORE + 8] + (1.0 - late) * (0.08 * wealth(pl) + 1.2 * pl.n_houses + 0.8 * on_board(pl))
 
 
-cdef void reward_vector(const State* s, const SearchConfig* cfg, float* value, float* reward, int terminal) noexcept nogil:
-    """Rewards in [0, 1] for every seat, from final scores (terminal) or the evaluation (cut-off)."""
+cdef void reward_vector(const State* s, const SearchConfig* cfg, float* value, float* winp, float* reward,
+                        int terminal) noexcept nogil:
+    """Rewards in [0, 1] for every seat, from final scores (terminal) or the evaluation (cut-off).
+    `value` gets each seat's (expected) final VP, `winp` its (estimated) probability of winning."""
     cdef int32_t sc[MAX_P * NSCORE]
     cdef int8_t order[MAX_P]
-    cdef int n = s.n_players, p, q, rank
-    cdef float best_other, margin, win, rk
+    cdef int n = s.n_players, p, q, rank, have_p = 0
+    cdef float best_other, margin, rk
     if terminal:
         score_all(s, sc)
         ranking(s, sc, order)
         for p in range(n):
             value[p] = sc[p * NSCORE + 8]
     else:
-        evaluate(s, value)
+        if cfg.eval_kind == EVAL_NET:
+            have_p = value_eval(s, winp, value)
+        if not have_p:
+            evaluate(s, value)
         # rank by value, ties by the Praefectus Magnus order as at the end
         for p in range(n):
             order[p] = p
@@ -131,6 +144,10 @@ cdef void reward_vector(const State* s, const SearchConfig* cfg, float* value, f
                               (s.pm_holder - order[q] + n) % n < (s.pm_holder - order[q - 1] + n) % n)):
                 rank = order[q]; order[q] = order[q - 1]; order[q - 1] = rank
                 q -= 1
+    if not have_p:
+        # the leader by (estimated) final VP wins: 0/1 (exact at the end of the game)
+        for rank in range(n):
+            winp[order[rank]] = 1.0 if rank == 0 else 0.0
     for rank in range(n):
         p = order[rank]
         best_other = -1e9
@@ -142,16 +159,15 @@ cdef void reward_vector(const State* s, const SearchConfig* cfg, float* value, f
             margin = 0.0
         elif margin > 1.0:
             margin = 1.0
-        win = 1.0 if rank == 0 else 0.0
         rk = (<float>(n - 1 - rank)) / (<float>(n - 1))
         if cfg.reward == RW_WIN:
-            reward[p] = win
+            reward[p] = winp[p]
         elif cfg.reward == RW_RANK:
             reward[p] = rk
         elif cfg.reward == RW_MARGIN:
             reward[p] = margin
         else:
-            reward[p] = cfg.mix * win + (1.0 - cfg.mix) * margin
+            reward[p] = cfg.mix * winp[p] + (1.0 - cfg.mix) * margin
 
 
 cdef float action_value(State* s, int32_t a, int p) noexcept nogil:
@@ -243,6 +259,8 @@ cdef int rollout(State* st, const SearchConfig* cfg, uint64_t* r) noexcept nogil
     cdef int n, limit, steps = 0
     st.chance_external = 0
     st.order_known = 0
+    if cfg.rollout_policy == POL_NONE:
+        return st.phase == PH_OVER
     limit = st.turns + cfg.rollout_turns if cfg.rollout_turns > 0 else 1 << 30
     while st.phase != PH_OVER and st.turns < limit and steps < 100000:
         n = gen_legal(st, acts)
@@ -267,10 +285,11 @@ cdef int ismcts(const State* root, const SearchConfig* cfg, Tree* t, int32_t* do
     cdef uint64_t r = seed_mix(cfg.seed)
     cdef float rew[MAX_P]
     cdef float val[MAX_P]
-    cdef float score, bs, margin, best_other
+    cdef float winp[MAX_P]
+    cdef float score, bs, margin, best_other, wr, floor_visits
     cdef int32_t cand[MAX_ACTIONS]
     cdef double t0 = clock(), elapsed = 0.0
-    cdef int rootp = root.decider
+    cdef int rootp = root.decider, starved, starved_v
     memset(stamp, 0, sizeof(stamp))
     if t.n == 0:
         tree_add(t, -1, 0, -1)
@@ -298,6 +317,11 @@ cdef int ismcts(const State* root, const SearchConfig* cfg, Tree* t, int32_t* do
             if st.phase == PH_CHANCE:
                 # an unseen card turns up: sample it, then follow (or grow) that outcome's branch
                 i = acts[rng_below(&st.rng, n)]
+                if cfg.chance_merge:
+                    # open loop: every outcome shares the decisions that follow (availability counts
+                    # sort out which of them are legal in this sample)
+                    apply_action(&st, i)
+                    continue
                 ch = t.nodes[node].child
                 while ch >= 0 and t.nodes[ch].action != i:
                     ch = t.nodes[ch].sibling
@@ -322,6 +346,8 @@ cdef int ismcts(const State* root, const SearchConfig* cfg, Tree* t, int32_t* do
             best = -1
             bs = -1e18
             nchild = 0
+            starved = -1
+            starved_v = 1 << 30
             ch = t.nodes[node].child
             while ch >= 0:
                 k = hslot(t.nodes[ch].action)
@@ -336,6 +362,9 @@ cdef int ismcts(const State* root, const SearchConfig* cfg, Tree* t, int32_t* do
                     if score > bs:
                         bs = score
                         best = ch
+                    if t.nodes[ch].visits < starved_v:
+                        starved_v = t.nodes[ch].visits
+                        starved = ch
                 ch = t.nodes[ch].sibling
             untried = 0
             for i in range(n):
@@ -362,6 +391,12 @@ cdef int ismcts(const State* root, const SearchConfig* cfg, Tree* t, int32_t* do
                 break
             if best < 0:
                 break
+            if node == 0 and cfg.root_floor > 0 and nchild > 1:
+                # visit floor at the root: no alternative falls below a share of an even split, so
+                # every candidate's figures rest on enough visits to be compared
+                floor_visits = cfg.root_floor * (<float>t.nodes[0].visits) / nchild
+                if starved_v < floor_visits:
+                    best = starved
             apply_action(&st, t.nodes[best].action)
             node = best
             path[depth] = node
@@ -369,37 +404,27 @@ cdef int ismcts(const State* root, const SearchConfig* cfg, Tree* t, int32_t* do
         terminal = st.phase == PH_OVER
         if not terminal:
             terminal = rollout(&st, cfg, &r)
-        reward_vector(&st, cfg, val, rew, terminal)
+        reward_vector(&st, cfg, val, winp, rew, terminal)
         best_other = -1e9
         for i in range(st.n_players):
             if i != rootp and val[i] > best_other:
                 best_other = val[i]
         margin = val[rootp] - best_other
+        wr = winp[rootp]
         for i in range(depth):
             node = path[i]
             t.nodes[node].visits += 1
             if t.nodes[node].mover >= 0:
                 t.nodes[node].w += rew[t.nodes[node].mover]
             t.nodes[node].vp += val[rootp]
+            t.nodes[node].vp2 += val[rootp] * val[rootp]
             t.nodes[node].margin += margin
-            t.nodes[node].win += _is_first(val, st.n_players, rootp, &st)
+            t.nodes[node].win += wr
+            t.nodes[node].win2 += wr * wr
         it += 1
     done_iterations[0] = it
     seconds[0] = (clock() - t0) / CLOCKS_PER_SEC
     return 0
-
-
-cdef int _is_first(const float* val, int n, int p, const State* s) noexcept nogil:
-    """Would p win with these values (ties by the Praefectus Magnus order)?"""
-    cdef int q
-    for q in range(n):
-        if q == p:
-            continue
-        if val[q] > val[p]:
-            return 0
-        if val[q] == val[p] and (s.pm_holder - q + n) % n < (s.pm_holder - p + n) % n:
-            return 0
-    return 1
 
 
 # ---------------------------------------------------------------- Python face
@@ -412,13 +437,16 @@ cdef void fill_config(SearchConfig* cfg, dict d):
     cfg.reward = {"win": RW_WIN, "rank": RW_RANK, "margin": RW_MARGIN, "mix": RW_MIX}[d.get("reward", "mix")]
     cfg.mix = d.get("mix", 0.5)
     cfg.margin_scale = d.get("margin_scale", 20.0)
-    cfg.rollout_policy = {"random": POL_RANDOM, "greedy": POL_GREEDY}[d.get("rollout", "random")]
+    cfg.rollout_policy = {"random": POL_RANDOM, "greedy": POL_GREEDY, "none": POL_NONE}[d.get("rollout", "random")]
     cfg.epsilon = d.get("epsilon", 0.2)
     cfg.rollout_turns = d.get("rollout_turns", 0)
     cfg.fpu = d.get("fpu", 0.0)
     cfg.use_prior = 1 if d.get("prior", False) else 0
     cfg.pw_k = d.get("pw_k", 0.0)
     cfg.pw_alpha = d.get("pw_alpha", 0.5)
+    cfg.eval_kind = {"hand": EVAL_HAND, "net": EVAL_NET}[d.get("eval", "hand")]
+    cfg.chance_merge = {"branch": 0, "merge": 1}[d.get("chance", "branch")]
+    cfg.root_floor = d.get("root_floor", 0.0)
     cfg.seed = <uint64_t>(int(d.get("seed", 0)) & 0xFFFFFFFFFFFFFFFF)
 
 
@@ -458,7 +486,8 @@ def search(CoreState root not None, dict config not None):
                 pv.append(t.nodes[node].action)
             children.append(dict(action=nd.action, visits=nd.visits, mean=nd.w / max(1, nd.visits),
                                  win=nd.win / max(1, nd.visits), vp=nd.vp / max(1, nd.visits),
-                                 margin=nd.margin / max(1, nd.visits), pv=pv))
+                                 margin=nd.margin / max(1, nd.visits), win2=nd.win2 / max(1, nd.visits),
+                                 vp2=nd.vp2 / max(1, nd.visits), pv=pv))
             ch = nd.sibling
         key = (lambda c: (c["mean"], c["visits"])) if cfg.final_best_mean else (lambda c: (c["visits"], c["mean"]))
         children.sort(key=key, reverse=True)
@@ -510,6 +539,7 @@ cdef void flat_mc(const State* root, const SearchConfig* cfg, int32_t* acts, int
     cdef uint64_t r = seed_mix(cfg.seed)
     cdef float rew[MAX_P]
     cdef float val[MAX_P]
+    cdef float winp[MAX_P]
     cdef int it = 0, i, terminal, p = root.decider
     cdef double t0 = clock()
     while True:
@@ -524,7 +554,7 @@ cdef void flat_mc(const State* root, const SearchConfig* cfg, int32_t* acts, int
         st.rng = rng_next(&r)
         apply_action(&st, acts[i])
         terminal = rollout(&st, cfg, &r)
-        reward_vector(&st, cfg, val, rew, terminal)
+        reward_vector(&st, cfg, val, winp, rew, terminal)
         sums[i] += rew[p]
         counts[i] += 1
         it += 1

@@ -13,7 +13,7 @@ from pathlib import Path
 
 from . import core
 from .errors import ConcordiaError
-from .search import SearchConfig, search
+from .search import SearchConfig, best_move
 
 
 class BotSpecError(ConcordiaError):
@@ -105,7 +105,7 @@ class IsmctsBot(Bot):
         legal = game.legal_moves()
         if len(legal) == 1:
             return legal[0]
-        return search(game, SearchConfig(**self.options, seed=self.next_seed())).best.move
+        return best_move(game, SearchConfig(**self.options, seed=self.next_seed()))
 
 
 BOT_TYPES: dict[str, type[Bot]] = {b.kind: b for b in (RandomBot, GreedyBot, HeuristicBot, FlatMCBot, IsmctsBot)}

@@ -9,14 +9,17 @@ Root parallelism: with `jobs > 1`, independent searches with different seeds run
 """
 from __future__ import annotations
 
+import math
 from dataclasses import asdict, dataclass, field, fields
 
 from . import core
 from .errors import GameError
 
 REWARDS = ("win", "rank", "margin", "mix")
-ROLLOUTS = ("random", "greedy")
+ROLLOUTS = ("random", "greedy", "none")
 FINALS = ("visits", "mean")
+EVALS = ("hand", "net")
+CHANCES = ("branch", "merge")
 
 
 @dataclass(frozen=True)
@@ -29,13 +32,16 @@ class SearchConfig:
     reward: str = "mix"           # win, rank, margin (normalised VP margin over the best opponent) or mix
     mix: float = 0.5              # weight of the win in the 'mix' reward
     margin_scale: float = 20.0    # VP margin that maps to a reward of 0 or 1
-    rollout: str = "random"       # rollout policy: uniform random, or greedy one-step lookahead
+    rollout: str = "random"       # rollout policy: uniform random, greedy one-step lookahead, or none (judge the leaf)
     epsilon: float = 0.2          # greedy rollouts: chance of a random move instead
     rollout_turns: int = 8        # cut-off after this many turns with a static evaluation (0: to the end)
     fpu: float = 0.0              # first-play urgency: expand an untried move only if it beats the best UCB (0: always)
     prior: bool = False           # expand untried moves in the heuristic's order instead of at random
     pw_k: float = 0.0             # progressive widening: at most pw_k * visits^pw_alpha children (0: off)
     pw_alpha: float = 0.5
+    eval: str = "hand"            # leaf evaluation: the value model ("net") or the hand-set formula ("hand")
+    chance: str = "branch"        # revealed cards: a child per outcome ("branch") or one shared child ("merge")
+    root_floor: float = 0.0       # root children get at least this share of an even split of the visits
     jobs: int = 1                 # root parallelism over processes
     seed: int = 0
 
@@ -54,6 +60,9 @@ class SearchConfig:
             (self.rollout_turns >= 0, "rollout_turns must be >= 0"),
             (0 <= self.fpu <= 1, "fpu must be in 0..1"),
             (self.pw_k >= 0 and 0 < self.pw_alpha <= 1, "pw_k must be >= 0 and pw_alpha in (0, 1]"),
+            (self.eval in EVALS, f"eval must be one of {', '.join(EVALS)}"),
+            (self.chance in CHANCES, f"chance must be one of {', '.join(CHANCES)}"),
+            (0 <= self.root_floor <= 1, "root_floor must be in 0..1"),
             (self.jobs >= 1, "jobs must be >= 1"),
             (0 <= self.seed < 2 ** 63, "seed must be in 0..2^63-1"),
         ]
@@ -78,6 +87,8 @@ class Candidate:
     vp: float                # expected final VP of the deciding player (estimated at cut-offs)
     margin: float            # expected VP margin over the best opponent
     pv: list[str] = field(default_factory=list)
+    win_se: float = 0.0      # standard error of `win` (from the spread of the values backed up)
+    vp_se: float = 0.0       # standard error of `vp`
 
 
 @dataclass
@@ -101,6 +112,9 @@ class SearchResult:
 
 
 def _run(state: core.CoreState, config: dict) -> dict:
+    if config.get("eval") == "net":
+        from . import value
+        value.ensure_loaded()       # worker processes load the weights once
     return core.search(state, config)
 
 
@@ -119,13 +133,23 @@ def search(game, config: SearchConfig | None = None) -> SearchResult:
     return _merge(game, raws, config)
 
 
+def best_move(game, config: SearchConfig) -> int:
+    """The move a search bot plays: the search's choice, without the notation and principal variations
+    that `search` builds for people (the bots' hot path)."""
+    if config.jobs > 1:
+        return search(game, config).best.move
+    children = _run(game.state, config.core_dict())["children"]
+    return children[0]["action"]
+
+
 def _merge(game, raws: list[dict], config: SearchConfig) -> SearchResult:
     merged: dict[int, dict] = {}
     for raw in raws:
         for ch in raw["children"]:
-            m = merged.setdefault(ch["action"], dict(visits=0, mean=0.0, win=0.0, vp=0.0, margin=0.0, pv=[], pv_v=-1))
+            m = merged.setdefault(ch["action"], dict(visits=0, mean=0.0, win=0.0, vp=0.0, margin=0.0, win2=0.0,
+                                                     vp2=0.0, pv=[], pv_v=-1))
             v = ch["visits"]
-            for key in ("mean", "win", "vp", "margin"):
+            for key in ("mean", "win", "vp", "margin", "win2", "vp2"):
                 m[key] += ch[key] * v
             m["visits"] += v
             if v > m["pv_v"]:
@@ -133,8 +157,10 @@ def _merge(game, raws: list[dict], config: SearchConfig) -> SearchResult:
     candidates = []
     for action, m in merged.items():
         v = max(1, m["visits"])
-        candidates.append(Candidate(action, game.text(action), m["visits"], m["mean"] / v, m["win"] / v,
-                                    m["vp"] / v, m["margin"] / v, pv_texts(game, m["pv"])))
+        win, vp = m["win"] / v, m["vp"] / v
+        candidates.append(Candidate(action, game.text(action), m["visits"], m["mean"] / v, win, vp,
+                                    m["margin"] / v, pv_texts(game, m["pv"]),
+                                    standard_error(m["win2"] / v, win, v), standard_error(m["vp2"] / v, vp, v)))
     if config.final == "mean":
         candidates.sort(key=lambda c: (c.mean, c.visits), reverse=True)
     else:
@@ -142,6 +168,15 @@ def _merge(game, raws: list[dict], config: SearchConfig) -> SearchResult:
     return SearchResult(game.decider, candidates, sum(r["iterations"] for r in raws),
                         sum(r["nodes"] for r in raws), sum(r["bytes"] for r in raws),
                         max(r["seconds"] for r in raws), config)
+
+
+def standard_error(mean_square: float, mean: float, n: int) -> float:
+    """The standard error of a mean of n values from their mean and mean square. The values backed up
+    through one node are correlated (they share the tree above), so this is a lower bound on the true
+    uncertainty of the estimate; it says how much the sampling alone moves it."""
+    if n < 2:
+        return float("inf")
+    return math.sqrt(max(0.0, mean_square - mean * mean) / (n - 1))
 
 
 def pv_texts(game, actions: list[int]) -> list[str]:

@@ -9,6 +9,9 @@ the core itself with clock() (CPU time). Configurations measured:
   default   SearchConfig() defaults (truncated rollouts, rollout_turns=8, random rollout policy)
   full      rollout_turns=0: uniformly random rollouts to the end of the game
   greedy    rollout="greedy" (epsilon-greedy one-step lookahead), otherwise the defaults
+  net       eval="net": the value model judges the cut-off instead of the hand formula
+  net_r2    eval="net", rollout_turns=2
+The value model's forward pass (every seat of one state) is also timed on its own, at both positions.
 The mid-game position is reached by heuristic bots from --seed, stopped at the first 'play' decision of
 turn --mid-turn or later.
 """
@@ -26,6 +29,7 @@ from machine_info import machine
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
+from concordia_ai import core, value  # noqa: E402
 from concordia_ai.bots import make_bot  # noqa: E402
 from concordia_ai.game import Game  # noqa: E402
 from concordia_ai.search import SearchConfig, search  # noqa: E402
@@ -34,6 +38,8 @@ CONFIGS = {
     "default": dict(),
     "full": dict(rollout_turns=0),
     "greedy": dict(rollout="greedy"),
+    "net": dict(eval="net"),
+    "net_r2": dict(eval="net", rollout_turns=2),
 }
 
 
@@ -79,7 +85,9 @@ def main() -> None:
                     help="budget of one large default search for the memory figure (0: skip)")
     args = ap.parse_args()
 
-    budgets = {"default": args.iterations, "full": args.iterations_full, "greedy": args.iterations_greedy}
+    budgets = {"default": args.iterations, "full": args.iterations_full, "greedy": args.iterations_greedy,
+               "net": args.iterations, "net_r2": args.iterations}
+    value.ensure_loaded()
     positions = {"opening": Game.new(args.board, args.players, args.seed),
                  "mid": mid_game(args.board, args.players, args.seed, args.mid_turn)}
     out: dict = dict(board=args.board, players=args.players, seed=args.seed, reps=args.reps, machine=machine(),
@@ -96,6 +104,13 @@ def main() -> None:
             print(f"   {cname:8s} {m['iterations_per_sec']:>10,.0f} it/s  ({m['us_per_iteration']:.1f} us/it, "
                   f"{m['iterations']} iterations, {m['nodes']:,} nodes, {m['bytes'] / 1e6:.2f} MB of nodes, "
                   f"best '{m['best']}')")
+    forward = {}
+    for pname, g in positions.items():
+        reps = 200000
+        secs = statistics.median(core.bench_value(g.state, reps)[0] for _ in range(args.reps))
+        forward[pname] = dict(ns_per_call=1e9 * secs / reps, calls=reps)
+        print(f"-- value model forward pass ({pname}, all {args.players} seats): {forward[pname]['ns_per_call']:.0f} ns/call")
+    out["value_forward"] = forward
     probe = search(positions["opening"], SearchConfig(iterations=100, seed=1))
     bytes_per_node = probe.bytes // max(1, probe.nodes)
     mem = None
@@ -114,6 +129,9 @@ def main() -> None:
         iterations_per_sec=op["default"]["iterations_per_sec"],
         iterations_per_sec_full_rollouts=op["full"]["iterations_per_sec"],
         iterations_per_sec_greedy_rollouts=op["greedy"]["iterations_per_sec"],
+        iterations_per_sec_net=op["net"]["iterations_per_sec"],
+        iterations_per_sec_net_r2=op["net_r2"]["iterations_per_sec"],
+        value_forward_ns=forward["opening"]["ns_per_call"],
         iterations_per_sec_mid=out["positions"]["mid"]["default"]["iterations_per_sec"],
         iterations_per_sec_full_rollouts_mid=out["positions"]["mid"]["full"]["iterations_per_sec"],
         iterations_per_sec_greedy_rollouts_mid=out["positions"]["mid"]["greedy"]["iterations_per_sec"],

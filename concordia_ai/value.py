@@ -1,0 +1,132 @@
+"""The value model's weights: loading and checking the shipped file, and a numpy reference forward pass.
+
+The forward pass that the search uses runs in the core (cext/value.pxi); this module only moves weights
+into it. The weights are package data (`data/value/weights.npz`) with a metadata file beside it
+(`weights.json`: the format, the feature count, a SHA-256 of the weights, and the command, bots and game
+counts that produced them). `scripts/train_value.py` regenerates both from a seed.
+
+    >>> from concordia_ai import value
+    >>> value.ensure_loaded()            # idempotent; the search calls it before it needs the model
+    >>> value.predict(game.state)        # ([P(win) per seat], [expected final VP per seat])
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+from pathlib import Path
+
+import numpy as np
+
+from . import core
+from .errors import ConcordiaError
+
+FORMAT = "concordia-value-v1"
+DATA_DIR = Path(__file__).resolve().parent / "data" / "value"
+WEIGHTS = DATA_DIR / "weights.npz"
+META = DATA_DIR / "weights.json"
+PLAYER_COUNTS = (2, 3, 4, 5)
+ARRAYS = ("w1", "b1", "w_win", "w_vp", "b_vp", "vp_scale")
+
+
+class ValueWeightsError(ConcordiaError):
+    """A weights file that is missing, damaged, or made for another feature layout."""
+
+
+_loaded: str | None = None   # the path whose weights are in the core
+
+
+def sha256_of(path: Path) -> str:
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+def read_weights(weights: Path = WEIGHTS, meta: Path = META) -> dict[int, dict[str, np.ndarray]]:
+    """The weight sets by player count, after checking the metadata, checksum, shapes and values."""
+    weights, meta = Path(weights), Path(meta)
+    try:
+        info = json.loads(meta.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as e:
+        raise ValueWeightsError(f"value weights: cannot read {meta}: {e}") from None
+    if not isinstance(info, dict) or info.get("format") != FORMAT:
+        raise ValueWeightsError(f"value weights: {meta} is not a {FORMAT} metadata file")
+    if info.get("features") != core.VALUE_FEATURES:
+        raise ValueWeightsError(f"value weights: {meta} was made for {info.get('features')} features; this "
+                                f"core computes {core.VALUE_FEATURES} (retrain with scripts/train_value.py)")
+    try:
+        digest = sha256_of(weights)
+    except OSError as e:
+        raise ValueWeightsError(f"value weights: cannot read {weights}: {e.strerror or e}") from None
+    if digest != info.get("sha256"):
+        raise ValueWeightsError(f"value weights: {weights} does not match the checksum in {meta} (damaged or "
+                                "replaced; regenerate with scripts/train_value.py)")
+    try:
+        with np.load(weights, allow_pickle=False) as z:
+            arrays = {k: z[k] for k in z.files}
+    except (OSError, ValueError) as e:
+        raise ValueWeightsError(f"value weights: {weights} is not a weights archive: {e}") from None
+    sets = {}
+    for n in PLAYER_COUNTS:
+        try:
+            sets[n] = {k: np.asarray(arrays[f"p{n}_{k}"], dtype=np.float32) for k in ARRAYS}
+        except KeyError as e:
+            raise ValueWeightsError(f"value weights: {weights} has no array {e.args[0]}") from None
+        w1 = sets[n]["w1"]
+        if w1.ndim != 2 or w1.shape[1] != core.VALUE_FEATURES or not 1 <= w1.shape[0] <= core.VALUE_HIDDEN_MAX:
+            raise ValueWeightsError(f"value weights: p{n}_w1 has shape {w1.shape}; expected (H, "
+                                    f"{core.VALUE_FEATURES}) with H at most {core.VALUE_HIDDEN_MAX}")
+        for k in ("b1", "w_win", "w_vp"):
+            if sets[n][k].shape != (w1.shape[0],):
+                raise ValueWeightsError(f"value weights: p{n}_{k} has shape {sets[n][k].shape}; expected "
+                                        f"({w1.shape[0]},)")
+        for k in ARRAYS:
+            if not np.all(np.isfinite(sets[n][k])):
+                raise ValueWeightsError(f"value weights: p{n}_{k} holds a value that is not finite")
+    return sets
+
+
+def load(weights: Path = WEIGHTS, meta: Path = META) -> None:
+    """Check a weights file and move it into the core (replacing what was there)."""
+    global _loaded
+    sets = read_weights(weights, meta)
+    core.value_clear()
+    _loaded = None
+    for n, w in sets.items():
+        core.value_set_weights(n, w["w1"], w["b1"], w["w_win"], w["w_vp"], float(w["b_vp"]), float(w["vp_scale"]))
+    _loaded = str(weights)
+
+
+def ensure_loaded() -> None:
+    """Load the shipped weights once per process (the search calls this before a search with eval=net)."""
+    if _loaded is None:
+        load()
+
+
+def predict(state) -> tuple[list[float], list[float]]:
+    """Every seat's probability of winning and expected final VP, by the core's forward pass."""
+    ensure_loaded()
+    out = core.value_of(state)
+    if out is None:
+        raise ValueWeightsError(f"value weights: none for {state.n_players} players")
+    return out
+
+
+def fast_tanh(x: np.ndarray) -> np.ndarray:
+    """The core's tanh: a rational approximation within 1e-4 of np.tanh (cext/value.pxi, fast_tanh)."""
+    x = np.clip(x, -4.97, 4.97)
+    x2 = x * x
+    y = x * (135135 + x2 * (17325 + x2 * (378 + x2))) / (135135 + x2 * (62370 + x2 * (3150 + x2 * 28)))
+    return np.clip(y, -1, 1)
+
+
+def forward_numpy(w: dict[str, np.ndarray], x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The reference forward pass: x (..., seats, features) -> (P(win) per seat, expected VP per seat)."""
+    h = fast_tanh(x @ w["w1"].T + w["b1"])
+    s = h @ w["w_win"]
+    s = s - s.max(axis=-1, keepdims=True)
+    p = np.exp(s)
+    p /= p.sum(axis=-1, keepdims=True)
+    vp = float(w["vp_scale"]) * (h @ w["w_vp"] + float(w["b_vp"]))
+    return p, vp
+
+
+def metadata(meta: Path = META) -> dict:
+    return json.loads(Path(meta).read_text(encoding="utf-8"))

@@ -1,0 +1,151 @@
+#!/usr/bin/env python3
+"""Calibration of the win % the search reports, on positions of fresh (held-out) self-play games.
+
+    python3 scripts/calibration.py --games 200 --per-game 10 --search ismcts:seconds=0.1,iterations=0 \
+        --play ismcts:iterations=300 --seed 900 --jobs 2 --out results/calibration
+
+Games are played by --play (the value model's data bot) on deals never used in training (seeds from --seed,
+boards and player counts spread as in training). From each game --per-game positions at turn starts are
+drawn (seeded), the game is played to its end, and each drawn position is searched with --search. The search's
+reported win % is that of the move it would play (the top candidate), for the seat that decides. Its outcome
+is 1 if that seat went on to win the game as played.
+
+Prints JSON: expected calibration error (10 equal-width bins), Brier score, the reliability table, the mean
+absolute error of the reported expected final VP, and the same for the value model's raw prediction at the
+position; writes a reliability diagram (PNG) and the per-position rows (JSONL) under --out.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import random
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from concordia_ai import value  # noqa: E402
+from concordia_ai.bots import MAX_TURNS, make_bot, parse_spec  # noqa: E402
+from concordia_ai.game import Game  # noqa: E402
+from concordia_ai.search import SearchConfig, search  # noqa: E402
+
+BOARDS = ("imperium", "italia", "creta", "aegyptus")
+
+
+def one_game(play: str, search_spec: str, game_id: int, seed: int, per_game: int) -> list[dict]:
+    board, players = BOARDS[game_id % 4], 2 + (game_id // 4) % 4
+    deal = seed * 1_000_003 + game_id
+    bots = [make_bot(play, seed=deal * 8 + i) for i in range(players)]
+    game = Game.new(board, players, deal)
+    starts = []
+    last = -1
+    while not game.is_over and game.state.turns < MAX_TURNS:
+        st = game.state
+        if st.turns != last and game.decider is not None and game.decider >= 0:
+            last = st.turns
+            starts.append(st.copy())
+        st.apply(bots[game.decider].choose(game))
+    if not game.is_over:
+        return []
+    winner = game.ranking()[0]
+    final = [s["total"] for s in game.scores()]
+    rng = random.Random(deal)
+    picks = sorted(rng.sample(range(len(starts)), min(per_game, len(starts))))
+    _, options = parse_spec(search_spec)
+    rows = []
+    for k in picks:
+        g = Game(starts[k].copy(), game.names)
+        seat = g.decider
+        res = search(g, SearchConfig(**options, seed=deal * 64 + k))
+        p_net, vp_net = value.predict(starts[k])
+        rows.append(dict(game=game_id, board=board, players=players, turn=starts[k].turns, seat=seat,
+                         won=int(winner == seat), final_vp=final[seat], win=res.best.win, vp=res.best.vp,
+                         visits=res.best.visits, iterations=res.iterations, net_win=p_net[seat],
+                         net_vp=vp_net[seat]))
+    return rows
+
+
+def reliability(p: np.ndarray, y: np.ndarray, bins: int = 10) -> tuple[float, list[dict]]:
+    edges = np.linspace(0, 1, bins + 1)
+    k = np.clip(np.digitize(p, edges[1:-1]), 0, bins - 1)
+    ece, table = 0.0, []
+    for b in range(bins):
+        m = k == b
+        if m.any():
+            ece += m.mean() * abs(p[m].mean() - y[m].mean())
+            table.append(dict(bin=f"{edges[b]:.1f}-{edges[b + 1]:.1f}", n=int(m.sum()),
+                              predicted=round(float(p[m].mean()), 4), observed=round(float(y[m].mean()), 4)))
+    return float(ece), table
+
+
+def summary(rows: list[dict], key: str, vp_key: str) -> dict:
+    p = np.array([r[key] for r in rows])
+    y = np.array([r["won"] for r in rows], dtype=float)
+    ece, table = reliability(p, y)
+    return dict(positions=len(rows), ece=round(ece, 4), brier=round(float(np.mean((p - y) ** 2)), 4),
+                brier_base_rate=round(float(np.mean((y.mean() - y) ** 2)), 4),
+                vp_mae=round(float(np.mean([abs(r[vp_key] - r["final_vp"]) for r in rows])), 2),
+                reliability=table)
+
+
+def plot(rows: list[dict], path: Path, title: str) -> None:
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    fig, ax = plt.subplots(figsize=(5.5, 5.5))
+    ax.plot([0, 1], [0, 1], color="grey", lw=1, ls="--", label="perfect calibration")
+    for key, label, colour in (("win", "search's reported win %", "C0"), ("net_win", "value model alone", "C1")):
+        s = summary(rows, key, "vp" if key == "win" else "net_vp")
+        xs = [t["predicted"] for t in s["reliability"]]
+        ys = [t["observed"] for t in s["reliability"]]
+        ns = [t["n"] for t in s["reliability"]]
+        ax.plot(xs, ys, marker="o", color=colour, label=f"{label} (ECE {s['ece']:.3f})")
+        for x, yv, n in zip(xs, ys, ns):
+            ax.annotate(str(n), (x, yv), textcoords="offset points", xytext=(4, -10), fontsize=7, color=colour)
+    ax.set_xlabel("reported probability of winning")
+    ax.set_ylabel("observed frequency of winning")
+    ax.set_xlim(0, 1)
+    ax.set_ylim(0, 1)
+    ax.set_title(title, fontsize=9)
+    ax.legend(loc="upper left", fontsize=8)
+    fig.tight_layout()
+    fig.savefig(path, dpi=120)
+    plt.close(fig)
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--games", type=int, default=200)
+    ap.add_argument("--per-game", type=int, default=10)
+    ap.add_argument("--play", default="ismcts:iterations=300")
+    ap.add_argument("--search", default="ismcts:seconds=0.1,iterations=0")
+    ap.add_argument("--seed", type=int, default=900)
+    ap.add_argument("--jobs", type=int, default=1)
+    ap.add_argument("--out", default="results/calibration")
+    args = ap.parse_args()
+    from joblib import Parallel, delayed
+    from tqdm import tqdm
+    out = Path(args.out)
+    out.mkdir(parents=True, exist_ok=True)
+    t0 = time.time()
+    gen = Parallel(n_jobs=args.jobs, return_as="generator")(
+        delayed(one_game)(args.play, args.search, i, args.seed, args.per_game) for i in range(args.games))
+    rows = [r for rs in tqdm(gen, total=args.games, file=sys.stderr, desc="games") for r in rs]
+    with open(out / "positions.jsonl", "w") as f:
+        for r in rows:
+            f.write(json.dumps(r) + "\n")
+    res = dict(command="python3 scripts/calibration.py " + " ".join(sys.argv[1:]), search=args.search,
+               play=args.play, games=args.games, seed=args.seed, seconds=round(time.time() - t0, 1),
+               search_reported=summary(rows, "win", "vp"), value_model=summary(rows, "net_win", "net_vp"))
+    (out / "calibration.json").write_text(json.dumps(res, indent=2) + "\n")
+    plot(rows, out / "calibration.png", f"{args.search}, {len(rows)} positions of {args.games} held-out games")
+    print(json.dumps(res))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,110 @@
+#!/usr/bin/env python3
+"""Top-choice stability: how often the search picks the same whole turn across seeds.
+
+    python3 scripts/stability.py --positions 52 --seeds 5 --budgets 0.3,1,3 --bot ismcts --jobs 2 \
+        --out results/stability.json
+
+A fixed set of mid-game positions from every board and 2-5 players: position k comes from a game of
+`ismcts:iterations=300` self-play on board k % 4 with 2 + (k // 4) % 4 players, deal 5000 + k, stopped at the
+first turn start at or after turn (8 + 3 k % 5) * players (rounds 8-12). Each position is searched with --seeds
+different seeds at every budget (CPU seconds of one search process, jobs=1). The whole-turn choice of a search
+is its principal variation cut where the deciding player's turn ends (the card and every step up to `done`).
+A position counts as stable at a budget when all seeds choose the same whole turn; the script also reports
+the mean share of seeds agreeing with the most common choice (the modal share).
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from collections import Counter
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from concordia_ai import core  # noqa: E402
+from concordia_ai.bots import make_bot, parse_spec  # noqa: E402
+from concordia_ai.game import Game  # noqa: E402
+from concordia_ai.search import SearchConfig, _run  # noqa: E402
+
+BOARDS = ("imperium", "italia", "creta", "aegyptus")
+
+
+def position(k: int) -> Game:
+    board, players = BOARDS[k % 4], 2 + (k // 4) % 4
+    deal = 5000 + k
+    game = Game.new(board, players, deal)
+    bots = [make_bot("ismcts:iterations=300", seed=deal * 8 + i) for i in range(players)]
+    target = (8 + 3 * k % 5) * players
+    while not game.is_over:
+        if game.state.turns >= target and game.phase == "play" and game.decider is not None and game.decider >= 0:
+            return game
+        game.state.apply(bots[game.decider].choose(game))
+    raise RuntimeError(f"position {k}: the game ended before turn {target}")
+
+
+def whole_turn(game: Game, pv: list[int]) -> tuple[int, ...]:
+    """The principal variation's prefix that belongs to the deciding player's current turn."""
+    st = game.state.copy()
+    st.set_chance(False, True)
+    me, turn = st.decider, st.turns
+    out = []
+    for a in pv:
+        if st.turns != turn or st.decider != me or not st.is_legal(a):
+            break
+        out.append(a)
+        st.apply(a)
+    return tuple(out)
+
+
+def one(k: int, spec: str, budgets: list[float], seeds: int) -> dict:
+    game = position(k)
+    _, options = parse_spec(spec)
+    row = dict(position=k, board=game.board.source.name, players=game.n_players, turn=game.state.turns, budgets={})
+    for b in budgets:
+        opts = dict(options, seconds=b, iterations=0)
+        choices = []
+        for s in range(seeds):
+            res = _run(game.state, SearchConfig(**opts, seed=1000 * k + s).core_dict())
+            choices.append(whole_turn(game, res["children"][0]["pv"]))
+        counts = Counter(choices)
+        top, n = counts.most_common(1)[0]
+        row["budgets"][str(b)] = dict(same=len(counts) == 1, modal_share=n / seeds, distinct=len(counts),
+                                      top=[game.text(a) if i == 0 else a for i, a in enumerate(top)][:1])
+    return row
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--positions", type=int, default=52)
+    ap.add_argument("--seeds", type=int, default=5)
+    ap.add_argument("--budgets", default="0.3,1,3")
+    ap.add_argument("--bot", default="ismcts")
+    ap.add_argument("--jobs", type=int, default=1)
+    ap.add_argument("--out", default=None)
+    args = ap.parse_args()
+    from joblib import Parallel, delayed
+    from tqdm import tqdm
+    budgets = [float(x) for x in args.budgets.split(",")]
+    t0 = time.time()
+    gen = Parallel(n_jobs=args.jobs, return_as="generator")(
+        delayed(one)(k, args.bot, budgets, args.seeds) for k in range(args.positions))
+    rows = list(tqdm(gen, total=args.positions, file=sys.stderr, desc="positions"))
+    summary = {}
+    for b in budgets:
+        rs = [r["budgets"][str(b)] for r in rows]
+        summary[str(b)] = dict(stable=sum(r["same"] for r in rs), positions=len(rs),
+                               stable_share=round(sum(r["same"] for r in rs) / len(rs), 3),
+                               mean_modal_share=round(sum(r["modal_share"] for r in rs) / len(rs), 3))
+    out = dict(command="python3 scripts/stability.py " + " ".join(sys.argv[1:]), bot=args.bot, seeds=args.seeds,
+               core=core.__file__ and Path(core.__file__).name, seconds=round(time.time() - t0, 1),
+               stability=summary, positions=rows)
+    if args.out:
+        Path(args.out).write_text(json.dumps(out, indent=2) + "\n")
+    print(json.dumps(dict(stability=summary, bot=args.bot, seconds=out["seconds"])))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,303 @@
+#!/usr/bin/env python3
+"""Regenerate the value model: self-play positions, then numpy training, then the shipped weights.
+
+    python3 scripts/train_value.py generate --bot heuristic --games 8000 --seed 1 --out data/value/heur.npz
+    python3 scripts/train_value.py generate --bot ismcts:iterations=200 --games 2000 --seed 2 --out data/value/mcts.npz
+    python3 scripts/train_value.py train --data data/value/heur.npz data/value/mcts.npz --seed 1 --install
+
+Games are spread evenly over the four boards and 2-5 players (game i: board i % 4, players 2 + (i // 4) % 4,
+deal seed + i). A position is recorded at the start of every turn: every seat's features (the core's
+`value_features_of`), and the labels are the game's winner (ties broken as the rules do) and every seat's
+final VP. Games stopped at the turn cap are dropped. One weight set is trained per player count.
+
+Evaluation holds out whole games (every tenth game id, never single positions). `train` prints JSON with the
+held-out log loss, Brier score, expected calibration error and VP error per player count, and with
+--install writes concordia_ai/data/value/weights.npz and weights.json (the command, data files, bots and game
+counts recorded beside the weights).
+"""
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+import os
+import platform
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from concordia_ai import core, value  # noqa: E402
+from concordia_ai.bots import MAX_TURNS, make_bot  # noqa: E402
+from concordia_ai.game import Game  # noqa: E402
+
+BOARDS = ("imperium", "italia", "creta", "aegyptus")
+HOLDOUT_EVERY = 10          # game ids divisible by this are held out
+
+
+def schedule(i: int) -> tuple[str, int]:
+    return BOARDS[i % 4], 2 + (i // 4) % 4
+
+
+def play_recorded(spec: str, game_id: int, seed: int) -> dict | None:
+    """One self-play game: the features at every turn start and the final labels (None if truncated)."""
+    board, players = schedule(game_id)
+    deal = seed * 1_000_003 + game_id
+    bots = [make_bot(spec, seed=deal * 8 + i) for i in range(players)]
+    game = Game.new(board, players, deal)
+    feats, turns = [], []
+    last_turn = -1
+    while not game.is_over and game.state.turns < MAX_TURNS:
+        st = game.state
+        if st.turns != last_turn and game.decider is not None and game.decider >= 0:
+            last_turn = st.turns
+            feats.append(core.value_features_of(st))
+            turns.append(st.turns)
+        st.apply(bots[game.decider].choose(game))
+    if not game.is_over:
+        return None
+    final = [s["total"] for s in game.scores()]
+    return dict(game_id=game_id, board=BOARDS.index(board), players=players, winner=game.ranking()[0],
+                final=final, feats=np.stack(feats), turns=turns)
+
+
+def generate(args) -> None:
+    from joblib import Parallel, delayed
+    from tqdm import tqdm
+    t0 = time.time()
+    ids = range(args.first_id, args.first_id + args.games)
+    jobs = Parallel(n_jobs=args.jobs, return_as="generator", batch_size=4)(
+        delayed(play_recorded)(args.bot, i, args.seed) for i in ids)
+    games = [g for g in tqdm(jobs, total=args.games, desc="games", file=sys.stderr) if g is not None]
+    rows, pos_game, pos_players, pos_winner, pos_turn, pos_first, row_final = [], [], [], [], [], [], []
+    pos_board = []
+    r = 0
+    for g in games:
+        for t, f in zip(g["turns"], g["feats"]):
+            pos_first.append(r)
+            pos_game.append(g["game_id"])
+            pos_players.append(g["players"])
+            pos_board.append(g["board"])
+            pos_winner.append(g["winner"])
+            pos_turn.append(t)
+            rows.append(f)
+            row_final.extend(g["final"])
+            r += g["players"]
+    out = Path(args.out)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    np.savez_compressed(out, rows=np.concatenate(rows).astype(np.float32), row_final=np.array(row_final, np.float32),
+                        pos_first=np.array(pos_first, np.int64), pos_game=np.array(pos_game, np.int64),
+                        pos_players=np.array(pos_players, np.int8), pos_board=np.array(pos_board, np.int8),
+                        pos_winner=np.array(pos_winner, np.int8), pos_turn=np.array(pos_turn, np.int32))
+    info = dict(bot=args.bot, games_asked=args.games, games_kept=len(games), seed=args.seed, first_id=args.first_id,
+                positions=len(pos_first), seconds=round(time.time() - t0, 1),
+                command="python3 scripts/train_value.py " + " ".join(sys.argv[1:]))
+    Path(str(out) + ".json").write_text(json.dumps(info, indent=2) + "\n")
+    print(json.dumps(info))
+
+
+# ---------------------------------------------------------------- training
+
+def load_data(paths: list[str]) -> dict[int, dict[str, np.ndarray]]:
+    """Positions grouped by player count: x (positions, seats, features), winner, final VP, game id."""
+    out: dict[int, dict[str, list]] = {n: dict(x=[], winner=[], final=[], game=[], turn=[], board=[])
+                                       for n in value.PLAYER_COUNTS}
+    for k, path in enumerate(paths):
+        z = np.load(path)
+        first, players = z["pos_first"], z["pos_players"]
+        for n in value.PLAYER_COUNTS:
+            sel = np.nonzero(players == n)[0]
+            if len(sel) == 0:
+                continue
+            idx = first[sel][:, None] + np.arange(n)[None, :]
+            d = out[n]
+            d["x"].append(z["rows"][idx])
+            d["final"].append(z["row_final"][idx])
+            d["winner"].append(z["pos_winner"][sel].astype(np.int64))
+            # game ids are per file: keep them apart so held-out games stay whole across files
+            d["game"].append(z["pos_game"][sel] * 16 + k)
+            d["turn"].append(z["pos_turn"][sel])
+            d["board"].append(z["pos_board"][sel])
+    return {n: {k: np.concatenate(v) for k, v in d.items()} for n, d in out.items() if d["x"]}
+
+
+def split(d: dict, holdout: bool) -> dict:
+    mask = ((d["game"] // 16) % HOLDOUT_EVERY == 0) == holdout
+    return {k: v[mask] for k, v in d.items()}
+
+
+class Adam:
+    def __init__(self, params: dict, lr: float):
+        self.p, self.lr, self.t = params, lr, 0
+        self.m = {k: np.zeros_like(v) for k, v in params.items()}
+        self.v = {k: np.zeros_like(v) for k, v in params.items()}
+
+    def step(self, grads: dict) -> None:
+        self.t += 1
+        for k, g in grads.items():
+            self.m[k] = 0.9 * self.m[k] + 0.1 * g
+            self.v[k] = 0.999 * self.v[k] + 0.001 * g * g
+            mh = self.m[k] / (1 - 0.9 ** self.t)
+            vh = self.v[k] / (1 - 0.999 ** self.t)
+            self.p[k] -= self.lr * mh / (np.sqrt(vh) + 1e-8)
+
+
+def fit(ds: list[dict], hidden: int, epochs: int, seed: int, vp_weight: float, vp_scale: float, lr: float,
+        l2: float) -> dict:
+    """Train one network on one or more player counts' positions (minibatches of one count each, in
+    shuffled order); returns the exported weights, with the standardisation folded into the first layer."""
+    rng = np.random.default_rng(seed)
+    F = ds[0]["x"].shape[2]
+    flat = np.concatenate([d["x"].reshape(-1, F) for d in ds]).astype(np.float64)
+    mu, sd = flat.mean(axis=0), flat.std(axis=0)
+    sd[sd < 1e-6] = 1.0
+    del flat
+    sets = []
+    for d in ds:
+        n = d["x"].shape[1]
+        sets.append(dict(x=((d["x"] - mu) / sd).astype(np.float32), y=np.eye(n, dtype=np.float32)[d["winner"]],
+                         f=(d["final"] / vp_scale).astype(np.float32)))
+    mean_final = float(np.mean(np.concatenate([s["f"].ravel() for s in sets])))
+    prm = dict(w1=rng.normal(0, 1 / np.sqrt(F), (hidden, F)), b1=np.zeros(hidden),
+               w_win=rng.normal(0, 0.1, hidden), w_vp=rng.normal(0, 0.1, hidden), b_vp=np.array(mean_final))
+    opt = Adam(prm, lr)
+    batch = 512
+    for epoch in range(epochs):
+        plan = [(k, idx) for k, st in enumerate(sets)
+                for idx in np.array_split(rng.permutation(len(st["y"])), max(1, len(st["y"]) // batch))]
+        for j in rng.permutation(len(plan)):
+            k, idx = plan[j]
+            xb, yb, fb = sets[k]["x"][idx], sets[k]["y"][idx], sets[k]["f"][idx]
+            m, n = yb.shape
+            z = xb @ prm["w1"].T + prm["b1"]            # (m, n, H)
+            h = np.tanh(z)
+            s = h @ prm["w_win"]                          # (m, n)
+            s = s - s.max(axis=1, keepdims=True)
+            p = np.exp(s)
+            p /= p.sum(axis=1, keepdims=True)
+            vp = h @ prm["w_vp"] + prm["b_vp"]            # (m, n)
+            dsc = (p - yb) / m                            # softmax cross-entropy
+            dvp = vp_weight * 2 * (vp - fb) / (m * n)     # mean squared VP error (scaled)
+            dh = dsc[..., None] * prm["w_win"] + dvp[..., None] * prm["w_vp"]
+            dz = dh * (1 - h * h)
+            grads = dict(w1=np.einsum("mnh,mnf->hf", dz, xb) + l2 * prm["w1"], b1=dz.sum(axis=(0, 1)),
+                         w_win=np.einsum("mn,mnh->h", dsc, h), w_vp=np.einsum("mn,mnh->h", dvp, h),
+                         b_vp=np.array(dvp.sum()))
+            opt.step(grads)
+        if epoch >= epochs // 2:
+            opt.lr *= 0.6
+    w1 = prm["w1"] / sd
+    b1 = prm["b1"] - w1 @ mu
+    return dict(w1=w1.astype(np.float32), b1=b1.astype(np.float32), w_win=prm["w_win"].astype(np.float32),
+                w_vp=prm["w_vp"].astype(np.float32), b_vp=np.float32(prm["b_vp"]), vp_scale=np.float32(vp_scale))
+
+
+def calibration(p: np.ndarray, y: np.ndarray, bins: int = 10) -> tuple[float, list[dict]]:
+    """Expected calibration error over equal-width bins, and the reliability table."""
+    edges = np.linspace(0, 1, bins + 1)
+    k = np.clip(np.digitize(p, edges[1:-1]), 0, bins - 1)
+    ece, table = 0.0, []
+    for b in range(bins):
+        m = k == b
+        if not m.any():
+            continue
+        ece += m.mean() * abs(p[m].mean() - y[m].mean())
+        table.append(dict(bin=b, n=int(m.sum()), predicted=float(p[m].mean()), observed=float(y[m].mean())))
+    return float(ece), table
+
+
+def evaluate(w: dict, d: dict) -> dict:
+    p, vp = value.forward_numpy(w, d["x"].astype(np.float32))
+    n = d["x"].shape[1]
+    y = np.eye(n)[d["winner"]]
+    ece, table = calibration(p.ravel(), y.ravel())
+    return dict(positions=int(len(p)), games=int(len(np.unique(d["game"]))),
+                log_loss=float(-np.mean(np.log(np.clip(p[y == 1], 1e-9, 1)))),
+                log_loss_uniform=float(np.log(n)),
+                brier=float(np.mean(np.sum((p - y) ** 2, axis=1))), ece=ece,
+                vp_mae=float(np.mean(np.abs(vp - d["final"]))), reliability=table)
+
+
+def train(args) -> None:
+    data = load_data(args.data)
+    report, sets = {}, {}
+    shared = None
+    if args.shared:
+        shared = fit([split(d, False) for _, d in sorted(data.items())], args.hidden, args.epochs, args.seed,
+                     args.vp_weight, args.vp_scale, args.lr, args.l2)
+    for n, d in sorted(data.items()):
+        tr, ho = split(d, False), split(d, True)
+        w = shared if shared is not None else fit([tr], args.hidden, args.epochs, args.seed + n, args.vp_weight,
+                                                  args.vp_scale, args.lr, args.l2)
+        sets[n] = w
+        report[n] = dict(train_positions=int(len(tr["winner"])), train_games=int(len(np.unique(tr["game"]))),
+                         holdout=evaluate(w, ho), train=evaluate(w, tr))
+        print(f"{n} players: held-out log loss {report[n]['holdout']['log_loss']:.3f} "
+              f"(uniform {report[n]['holdout']['log_loss_uniform']:.3f}), ECE {report[n]['holdout']['ece']:.3f}, "
+              f"VP MAE {report[n]['holdout']['vp_mae']:.1f}", file=sys.stderr)
+    if args.install:
+        install(sets, args, report)
+    if args.report:
+        Path(args.report).write_text(json.dumps(report, indent=2) + "\n")
+    print(json.dumps({str(n): {k: v for k, v in r["holdout"].items() if k != "reliability"}
+                      for n, r in report.items()}, indent=2))
+
+
+def install(sets: dict, args, report: dict) -> None:
+    value.DATA_DIR.mkdir(parents=True, exist_ok=True)
+    arrays = {f"p{n}_{k}": v for n, w in sets.items() for k, v in w.items()}
+    tmp = value.WEIGHTS.with_suffix(".tmp.npz")
+    np.savez(tmp, **arrays)
+    os.replace(tmp, value.WEIGHTS)
+    sources = []
+    for path in args.data:
+        side = Path(str(path) + ".json")
+        info = json.loads(side.read_text()) if side.exists() else {}
+        sources.append(dict(file=str(path), sha256=hashlib.sha256(Path(path).read_bytes()).hexdigest(),
+                            bot=info.get("bot"), games=info.get("games_kept"), seed=info.get("seed"),
+                            command=info.get("command")))
+    meta = dict(format=value.FORMAT, features=core.VALUE_FEATURES, hidden=args.hidden,
+                sha256=value.sha256_of(value.WEIGHTS), player_counts=sorted(sets),
+                command="python3 scripts/train_value.py " + " ".join(sys.argv[1:]),
+                training=dict(seed=args.seed, shared=args.shared, epochs=args.epochs, lr=args.lr, l2=args.l2, vp_weight=args.vp_weight,
+                              vp_scale=args.vp_scale, holdout=f"game id % {HOLDOUT_EVERY} == 0"),
+                data=sources, games=sum(s["games"] or 0 for s in sources),
+                holdout={str(n): {k: v for k, v in r["holdout"].items() if k != "reliability"}
+                         for n, r in report.items()},
+                python=platform.python_version(), numpy=np.__version__)
+    value.META.write_text(json.dumps(meta, indent=2) + "\n")
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    sub = ap.add_subparsers(dest="cmd", required=True)
+    g = sub.add_parser("generate", help="play self-play games and record positions")
+    g.add_argument("--bot", default="heuristic")
+    g.add_argument("--games", type=int, default=1000)
+    g.add_argument("--seed", type=int, default=1)
+    g.add_argument("--first-id", type=int, default=0)
+    g.add_argument("--jobs", type=int, default=1)
+    g.add_argument("--out", required=True)
+    t = sub.add_parser("train", help="fit the weights on recorded positions")
+    t.add_argument("--data", nargs="+", required=True)
+    t.add_argument("--seed", type=int, default=1)
+    t.add_argument("--hidden", type=int, default=32)
+    t.add_argument("--epochs", type=int, default=8)
+    t.add_argument("--lr", type=float, default=3e-3)
+    t.add_argument("--l2", type=float, default=1e-4)
+    t.add_argument("--vp-weight", type=float, default=1.0)
+    t.add_argument("--vp-scale", type=float, default=50.0)
+    t.add_argument("--shared", action="store_true",
+                   help="one network for every player count (more data per weight) instead of one per count")
+    t.add_argument("--report", default=None, help="write the full held-out report (with reliability tables) here")
+    t.add_argument("--install", action="store_true", help="write the package's weights and metadata")
+    args = ap.parse_args()
+    {"generate": generate, "train": train}[args.cmd](args)
+
+
+if __name__ == "__main__":
+    main()
