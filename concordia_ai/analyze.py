@@ -19,7 +19,6 @@ from __future__ import annotations
 import json
 import math
 import sys
-import time
 from dataclasses import fields, replace
 
 from .bots import BotSpecError, parse_spec
@@ -70,12 +69,11 @@ def sliced_search(game: Game, config: SearchConfig, slices: int = 1, slice_secon
     With `slice_seconds`, each slice runs at most that many seconds (and the iteration budget, if any,
     caps the total); otherwise the budget is split into `slices` equal parts."""
     results: list[SearchResult] = []
-    t0 = time.perf_counter()
     i = 0
     while True:
         seed = config.seed if i == 0 else (config.seed * 1000003 + 7919 * i) % 2 ** 63
         done_it = sum(r.iterations for r in results)
-        elapsed = time.perf_counter() - t0
+        elapsed = sum(r.seconds for r in results)   # the budget is CPU seconds of search, not wall time
         if slice_seconds:
             left_it = config.iterations - done_it if config.iterations else 0
             left_s = config.seconds - elapsed if config.seconds else 0.0
@@ -91,7 +89,7 @@ def sliced_search(game: Game, config: SearchConfig, slices: int = 1, slice_secon
         results.append(search(game, cfg))
         i += 1
         done_it = sum(r.iterations for r in results)
-        elapsed = time.perf_counter() - t0
+        elapsed = sum(r.seconds for r in results)
         if slice_seconds:
             last = ((config.iterations and done_it >= config.iterations) or
                     (config.seconds and elapsed >= config.seconds - 1e-3))
