@@ -7,12 +7,13 @@ import secrets
 
 import click
 
-from .. import compiled, core, render
+from .. import compiled, core, history, render
 from ..content import BOARD_NAMES
 from ..game import Game, GameError
 from ..gamefile import GameFile, GameFileError
 from .app import UserError, main
-from .common import GAME_FILE, _board_name, _echo_json, _load, _parse_cities, _parse_names, _split_list
+from .common import (GAME_FILE, GAME_OR_POSITION, _board_name, _echo_json, _load, _parse_cities, _parse_names,
+                     _split_list, load_any)
 
 @main.command()
 @GAME_FILE
@@ -84,21 +85,24 @@ def new(game_file, board, players, seed, names, cities, display, wine_variant, i
 
 
 @main.command()
-@GAME_FILE
+@GAME_OR_POSITION
 @click.option("--json", "as_json", is_flag=True, help="Print the position as JSON (the stack order hidden).")
 def show(game_file, as_json):
     """Show the game: board, players, display with prices, whose turn and who decides now.
+
+    FILE is a game file or a position file (docs/position-format.md).
 
     \b
     Examples:
       concordia show game.json
       concordia show game.json --json
+      concordia show position.json
     """
-    gf = _load(game_file)
+    game, gf = load_any(game_file)
     if as_json:
-        _echo_json(render.hidden_position(gf.game))
+        _echo_json(render.hidden_position(game))
     else:
-        click.echo(render.show(gf.game, len(gf.moves)))
+        click.echo(render.show(game, len(gf.moves) if gf else None))
 
 
 @main.command()
@@ -112,7 +116,7 @@ def moves(game_file, as_json):
       concordia moves game.json
       concordia moves game.json --json
     """
-    g = _load(game_file).game
+    g, _ = load_any(game_file)
     texts = [g.text(m) for m in g.legal_moves()]
     if as_json:
         _echo_json(texts)
@@ -157,36 +161,59 @@ def play(game_file, move):
 
 @main.command()
 @GAME_FILE
-@click.option("--steps", type=int, default=1, show_default=True, metavar="K",
-              help="How many moves (sub-decisions, reveals included) to take back.")
-def undo(game_file, steps):
-    """Take back the last K moves (replayed from the start; the file keeps the rest).
+@click.option("--steps", type=int, default=None, metavar="K",
+              help="How many moves (sub-decisions, reveals included) to take back (default 1).")
+@click.option("--turn", "whole_turn", is_flag=True,
+              help="Take back a whole turn: the turn in progress, else the last turn played.")
+def undo(game_file, steps, whole_turn):
+    """Take back the last K moves, or a whole turn (replayed from the start; the file keeps the rest).
+
+    With --turn: if the current turn has begun, its moves so far are taken back; otherwise the
+    whole last turn is. `concordia log GAME_FILE` shows the turns and their moves. A game started
+    from a position (`new --position`) cannot be taken back past that position.
 
     \b
     Examples:
       concordia undo game.json
       concordia undo game.json --steps 3
+      concordia undo game.json --turn
     """
+    if whole_turn and steps is not None:
+        raise UserError("give one of --steps K or --turn, not both")
     gf = _load(game_file)
-    dropped = gf.undo(steps)
-    gf.save()
-    for text in reversed(dropped):
-        click.echo(f"undone: {text}")
+    if whole_turn:
+        turns = history.turns(Game.from_json(gf.initial), gf.moves)
+        if not turns:
+            raise UserError(f"--turn: nothing to undo; {game_file} has no moves since its start")
+        last = turns[-1]
+        dropped = gf.undo(len(last.steps))
+        gf.save()
+        what = "the turn in progress, " if not last.complete else ""
+        moves = f"{len(dropped)} move{'s' if len(dropped) != 1 else ''}"
+        click.echo(f"undone: {what}{render.turn_label(gf.game.n_players, last.number)}, {last.player}"
+                   f"{' (' + last.card + ')' if last.card else ''}, {moves}: {'; '.join(dropped)}")
+    else:
+        dropped = gf.undo(1 if steps is None else steps)
+        gf.save()
+        for text in reversed(dropped):
+            click.echo(f"undone: {text}")
     click.echo(render.next_line(gf.game, game_file))
 
 
 @main.command()
-@GAME_FILE
+@GAME_OR_POSITION
 @click.option("--json", "as_json", is_flag=True, help="Print the scores and ranking as JSON.")
 def score(game_file, as_json):
     """Score per player and god as if the game ended now (the final score once it is over), and the ranking.
+
+    FILE is a game file or a position file (docs/position-format.md).
 
     \b
     Examples:
       concordia score game.json
       concordia score game.json --json
     """
-    g = _load(game_file).game
+    g, _ = load_any(game_file)
     if as_json:
         rows = render.score_rows(g)
         _echo_json({"final": g.is_over, "columns": list(rows[0].keys())[1:], "players": rows,
