@@ -219,9 +219,11 @@ def turn_label(n_players: int, number: int) -> str:
 
 
 def log_table(game: Game, turns: list, total_moves: int, start_number: int, player: str | None = None) -> str:
-    """The history of `concordia log`: one line per turn (history.Turn), its moves numbered as in the file."""
-    since = "the start of the game" if start_number == 0 and not (turns and turns[0].begun_before) else \
-        f"the starting position at {turn_label(game.n_players, start_number)}"
+    """The history of `concordia log`: one line per turn (history.Turn), its moves numbered as in the file;
+    `start_number` is the turn number of the file's initial position."""
+    since = turn_label(game.n_players, start_number)
+    if turns and turns[0].begun_before:
+        since = f"a position inside {since}"
     who = f"; {len(turns)} turn{'s' if len(turns) != 1 else ''} of {player}" if player else ""
     L = [f"{game.board.source.name.title()}, {game.n_players} players: {total_moves} move"
          f"{'s' if total_moves != 1 else ''} since {since}{who}"]

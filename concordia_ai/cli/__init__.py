@@ -4,6 +4,7 @@
 - `common`: helpers shared by the commands (loading game and position files, list options, names, maps);
 - `track`: tracking a game at the table (new, show, moves, play, undo, score);
 - `table`: looking things up at the table (board, log);
+- `position`: position files (position template, position check);
 - `search`: hints and the analysis engine (hint, analyze);
 - `lab`: bots, tournaments and ratings (bots, tournament, rate).
 
@@ -13,6 +14,6 @@ Adding a command: write one function decorated with `@main.command(...)` in the 
 (UserError, GameError, ...) and never print errors themselves.
 """
 from .app import UserError, main  # noqa: F401
-from . import lab, search, table, track  # noqa: F401,E402  (registers the commands)
+from . import lab, position, search, table, track  # noqa: F401,E402  (registers the commands)
 
 __all__ = ["main", "UserError"]

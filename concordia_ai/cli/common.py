@@ -108,23 +108,34 @@ def _parse_cities(values, board: compiled.CompiledBoard, goods) -> dict[str, str
         except NotationError as e:
             raise UserError(f"--cities: {e}") from None
         if city in out and out[city] != good:
-            raise UserError(f"--cities: {city} is given twice ({out[city]} and {good})")
+            raise UserError(f"--cities: {_city_label(board, city)} is given twice ({out[city]} and {good})")
         out[city] = good
     missing = [c for c in cities if c not in out]
     if missing:
-        raise UserError(f"--cities: no good given for {len(missing)} of {len(cities)} cities: {', '.join(missing)}")
+        raise UserError(f"--cities: no good given for {len(missing)} of {len(cities)} cities: "
+                        f"{', '.join(_city_label(board, c) for c in missing)}")
     # the city tokens of each letter are a fixed set: a typo shows as a count that does not match
     tokens = compiled.rules().raw.city_tokens
     for li, letter in enumerate(compiled.LETTERS):
-        have = Counter(out[c] for c, l in zip(board.cities, board.city_letter) if l == li)
+        of_letter = [c for c, l in zip(board.cities, board.city_letter) if l == li]
+        have = Counter(out[c] for c in of_letter)
         if not have:
             continue
         want = Counter({g: n for g, n in tokens.get(letter, {}).items() if n})
         if have != want:
             fmt = lambda c: ", ".join(f"{c[g]} {g}" for g in goods if c[g]) or "none"  # noqa: E731
+            given = ", ".join(f"{c} ({board.provinces[board.city_province[board.cities.index(c)]]})={out[c]}"
+                              for c in of_letter)
             raise UserError(f"--cities: the {letter} cities have {fmt(have)} but the {letter} tokens are "
-                            f"{fmt(want)}; check the goods of the {letter} cities")
+                            f"{fmt(want)}; the {letter} cities were given: {given} (concordia board "
+                            f"{board.name} lists the cities by letter)")
     return out
+
+
+def _city_label(board: compiled.CompiledBoard, city: str) -> str:
+    """'Londinium (B, Britannia)': what a player finds printed on the board."""
+    c = board.cities.index(city)
+    return f"{city} ({compiled.LETTERS[board.city_letter[c]]}, {board.provinces[board.city_province[c]]})"
 
 
 def _parse_names(names: str | None, players: int | None) -> tuple[list[str] | None, int]:

@@ -10,10 +10,11 @@ import click
 from .. import compiled, core, history, render
 from ..content import BOARD_NAMES
 from ..game import Game, GameError
+from ..gamefile import FORMAT as GAME_FORMAT
 from ..gamefile import GameFile, GameFileError
 from .app import UserError, main
 from .common import (GAME_FILE, GAME_OR_POSITION, _board_name, _echo_json, _load, _parse_cities, _parse_names,
-                     _split_list, load_any)
+                     _file_format, _split_list, load_any, load_position)
 
 @main.command()
 @GAME_FILE
@@ -29,13 +30,20 @@ from .common import (GAME_FILE, GAME_OR_POSITION, _board_name, _echo_json, _load
 @click.option("--display", metavar="CARD,..", help="Real table: the 7 display cards left to right, e.g. Architect/I.")
 @click.option("--wine-variant", is_flag=True, help="Use the wine surcharge variant of the display.")
 @click.option("--intermediate-scoring", is_flag=True, help="Use the intermediate scoring variant.")
+@click.option("--position", "position_file", metavar="POS.json", default=None,
+              help="Start from this mid-game position (a position file, or a game file's current position).")
 @click.option("--force", is_flag=True, help="Replace GAME_FILE if it exists.")
-def new(game_file, board, players, seed, names, cities, display, wine_variant, intermediate_scoring, force):
-    """Start tracking a game in GAME_FILE: a simulated one from --seed, or a real table's layout.
+@click.pass_context
+def new(ctx, game_file, board, players, seed, names, cities, display, wine_variant, intermediate_scoring,
+        position_file, force):
+    """Start tracking a game in GAME_FILE: a simulated one from --seed, a real table's layout, or a
+    position.
 
     A simulation draws the city goods, the display and the order of the stack from the seed (the
     engine knows the stack order; `show` never shows it). For a real table give both --cities and
     --display; cards turned up later are entered as moves (`concordia play GAME reveal Mason/I`).
+    With --position the game starts from a position file (`concordia position template` writes
+    one to fill in): `undo` cannot go back before it and `log` starts there.
 
     \b
     Examples:
@@ -43,7 +51,16 @@ def new(game_file, board, players, seed, names, cities, display, wine_variant, i
       concordia new table.json --players 3 --names Ann,Bob,Cid \\
           --cities "Isca Dumnoniorum=tool,Londinium=food,..." \\
           --display Architect/I,Prefect/I,Mercator/I,Colonist/I,Diplomat/I,Mason/I,Farmer/I
+      concordia new late.json --position table-now.json
     """
+    if position_file is not None:
+        given = [f"--{name.replace('_', '-')}" for name in ("board", "players", "seed", "names", "cities", "display",
+                                                              "wine_variant", "intermediate_scoring")
+                 if ctx.get_parameter_source(name) == click.core.ParameterSource.COMMANDLINE]
+        if given:
+            raise UserError(f"--position: the position gives the board, players, layout and options; "
+                            f"drop {', '.join(given).replace('--board', '--map')}")
+        return _new_from_position(game_file, position_file, force)
     board = _board_name(board)
     name_list, players = _parse_names(names, players)
     if not force and os.path.lexists(game_file):
@@ -81,6 +98,29 @@ def new(game_file, board, players, seed, names, cities, display, wine_variant, i
         # allowed, but the rule book recommends another board for this many players
         click.echo(f"note: the rules recommend {game.board.source.name.title()} for {lo} to {hi} players",
                    err=True)
+    click.echo(render.next_line(game, game_file))
+
+
+def _new_from_position(game_file: str, position_file: str, force: bool) -> None:
+    """`new --position`: a game file whose initial state is the position (checked strictly: every card
+    accounted for, as at a real table)."""
+    if not force and os.path.lexists(game_file):
+        raise UserError(f"{game_file} already exists; choose another name or pass --force to replace it")
+    if os.path.abspath(game_file) == os.path.abspath(position_file):
+        raise UserError(f"--position: {position_file} is also GAME_FILE; write the game to another file")
+    if _file_format(position_file) == GAME_FORMAT:
+        game = GameFile.load(position_file).game
+    else:
+        game = load_position(position_file, strict=True)
+    gf = GameFile.create(game_file, game)
+    gf.save(overwrite=force)
+    click.echo(f"created {game_file}: {game.board.source.name.title()}, {game.n_players} players "
+               f"({', '.join(game.names)}), from the position in {position_file} at "
+               f"{render.turn_label(game.n_players, game.state.turns)}")
+    pos = game.to_json()
+    if pos["chance"] == "sample" and pos["stack_order"] is None and pos["unseen"]:
+        click.echo('note: the position has "chance": "sample": the engine draws the cards turned up; at a real '
+                   'table set "chance": "external" to enter them as reveal moves', err=True)
     click.echo(render.next_line(game, game_file))
 
 
