@@ -231,7 +231,8 @@ def undo(game_file, steps, whole_turn):
         what = "the turn in progress, " if not last.complete else ""
         moves = f"{len(dropped)} move{'s' if len(dropped) != 1 else ''}"
         click.echo(f"undone: {what}{render.turn_label(gf.game.n_players, last.number)}, {last.player}"
-                   f"{' (' + last.card + ')' if last.card else ''}, {moves}: {'; '.join(dropped)}")
+                   f"{' (' + last.card + ')' if last.card else ''}, {moves}: {'; '.join(dropped)}"
+                   f"{' (back to the starting position, inside this turn)' if last.begun_before else ''}")
     else:
         dropped = gf.undo(1 if steps is None else steps)
         gf.save()
