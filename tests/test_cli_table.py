@@ -229,6 +229,10 @@ def test_position_file_errors(tmp_path):
     refused("play", pos, "play Architect",
             key=f"start tracking from it with: concordia new GAME_FILE --position {pos}", folder=tmp_path)
     refused("undo", pos, "--turn", key="is a position file, not a game file", folder=tmp_path)
+    other = tmp_path / "chess.json"
+    other.write_text('{"format": "chess"}')
+    refused("score", other, key="$.format is 'chess'; expected 'concordia-game' (a game file) or "
+                                "'concordia-position' (a position file)", folder=tmp_path)
 
 
 # ------------------------------------------------------------------ new --position

@@ -11,6 +11,7 @@ import click
 from .. import compiled, core
 from ..content import BOARD_NAMES
 from ..game import Game
+from ..gamefile import FORMAT as GAME_FORMAT
 from ..gamefile import GameFile
 from ..position import FORMAT as POSITION_FORMAT
 from ..position import PositionError
@@ -36,10 +37,14 @@ def load_any(path: str) -> tuple[Game, GameFile | None]:
 
     One loader for every command that only reads a game (show, moves, score, hint), so each of them takes
     both kinds of file with the same checks and the same error messages."""
-    if _file_format(path) != POSITION_FORMAT:
-        gf = GameFile.load(path)   # also reports a missing, unreadable or malformed file
-        return gf.game, gf
-    return load_position(path), None
+    fmt = _file_format(path)
+    if fmt == POSITION_FORMAT:
+        return load_position(path), None
+    if isinstance(fmt, str) and fmt != GAME_FORMAT:
+        raise UserError(f"{path}: $.format is {fmt!r}; expected {GAME_FORMAT!r} (a game file) or "
+                        f"{POSITION_FORMAT!r} (a position file)")
+    gf = GameFile.load(path)   # also reports a missing, unreadable or malformed file
+    return gf.game, gf
 
 
 def load_position(path: str, strict: bool = False) -> Game:
