@@ -289,7 +289,8 @@ def board_text(info: dict) -> str:
         L.append(prov["name"] + (" (variable bonus: the producer chooses the good)" if prov["variable_bonus"] else ""))
         for name in prov["cities"]:
             c = by_name[name]
-            L.append(f"  {name + ' (' + c['letter'] + ')':<{width}}  land: {names(c['land'], 'land')} | sea: {names(c['sea'], 'sea')}")
+            label = f"{name} ({c['letter']})"
+            L.append(f"  {label:<{width}}  land: {names(c['land'], 'land')} | sea: {names(c['sea'], 'sea')}")
     s = info["start_city"]
     L.append("Start city (no city token, no houses)")
     L.append(f"  {s['name']:<{width}}  land: {names(s['land'], 'land')} | sea: {names(s['sea'], 'sea')}")

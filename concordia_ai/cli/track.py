@@ -54,12 +54,11 @@ def new(ctx, game_file, board, players, seed, names, cities, display, wine_varia
       concordia new late.json --position table-now.json
     """
     if position_file is not None:
-        given = [f"--{name.replace('_', '-')}" for name in ("board", "players", "seed", "names", "cities", "display",
-                                                              "wine_variant", "intermediate_scoring")
+        given = [opt for name, opt in _SET_BY_POSITION.items()
                  if ctx.get_parameter_source(name) == click.core.ParameterSource.COMMANDLINE]
         if given:
             raise UserError(f"--position: the position gives the board, players, layout and options; "
-                            f"drop {', '.join(given).replace('--board', '--map')}")
+                            f"drop {', '.join(given)}")
         return _new_from_position(game_file, position_file, force)
     board = _board_name(board)
     name_list, players = _parse_names(names, players)
@@ -99,6 +98,12 @@ def new(ctx, game_file, board, players, seed, names, cities, display, wine_varia
         click.echo(f"note: the rules recommend {game.board.source.name.title()} for {lo} to {hi} players",
                    err=True)
     click.echo(render.next_line(game, game_file))
+
+
+# the options of `new` that a position file already answers (parameter name -> option)
+_SET_BY_POSITION = {"board": "--map", "players": "--players", "seed": "--seed", "names": "--names",
+                    "cities": "--cities", "display": "--display", "wine_variant": "--wine-variant",
+                    "intermediate_scoring": "--intermediate-scoring"}
 
 
 def _new_from_position(game_file: str, position_file: str, force: bool) -> None:
