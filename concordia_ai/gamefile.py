@@ -3,7 +3,7 @@
 A game file is JSON:
 
     {"format": "concordia-game", "version": 1,
-     "initial": <position at creation (Game.to_json())>,
+     "initial": <position the file starts from (Game.to_json()): the opening, or new --position's>,
      "moves": ["play Architect", "move land Roma > Novaria-Roma", ...],   # canonical notation
      "current": <position after the moves, for readers>}
 

@@ -162,11 +162,13 @@ def _choice(value, options, path, what):
     raise PositionError(path, f"unknown {what} {value!r}; valid: {', '.join(options)}")
 
 
-def load(data: Any, strict: bool = False) -> tuple[core.CoreState, list[str]]:
+def load(data: Any, strict: bool = False, problems: list | None = None) -> tuple[core.CoreState, list[str]]:
     """A (state, player names) pair from a position; PositionError names the first bad field.
 
     Constructed positions (rule studies, 'what if I held a Weaver') may give any hands; `strict` also
-    demands that every card is accounted for as in a real game (see _check_cards)."""
+    demands that every card is accounted for as in a real game (see _check_cards) and that each bonus
+    marker shows its province's most valuable good. With a `problems` list the strict checks add every
+    problem they find to it instead of raising the first one (see `check`)."""
     R = compiled.rules()
     goods = list(R.goods)
     kind_labels = [k.label for k in R.kinds]
@@ -354,7 +356,12 @@ def load(data: Any, strict: bool = False) -> tuple[core.CoreState, list[str]]:
         if not any(p["hand"]):
             raise PositionError(f"$.players[{i}].hand", "empty: a player always holds at least the Tribune")
     if strict:
-        _check_cards(raw_players, display, by_deck, n, names)
+        found = _check_cards(raw_players, display, by_deck, n, names) + \
+            _check_markers(board, city_goods=city_good, marker_good=marker_good)
+        if found and problems is None:
+            raise found[0]
+        if problems is not None:
+            problems.extend(found)
     _check_routes(board, raw_players, phase_name, names)
     raw = dict(
         board=board_id, n_players=n, options=options, phase=PHASE_CODES[phase_name], decider=decider_code,
@@ -421,31 +428,80 @@ def _check_decider(phase: str, decider: int, turn_player: int, scratch: dict, na
         raise PositionError("$.turn.decider", f"{why}, not {given}")
 
 
-def _check_cards(players: list[dict], display: list[int], by_deck: dict, n: int, names: list[str]) -> None:
+def _check_cards(players: list[dict], display: list[int], by_deck: dict, n: int,
+                 names: list[str]) -> list[PositionError]:
     """Every card is somewhere: the starting cards with each player (the Tribune always in hand, since playing
-    it takes every card back), each market card of the decks in play in a hand, the display or the stack."""
+    it takes every card back), each market card of the decks in play in a hand, the display or the stack.
+    Returns every problem found."""
     R = compiled.rules()
     start = R.start_hand
     tribune = next(k for k, kind in enumerate(R.kinds) if kind.name == "Tribune")
+    problems = []
     bought = [0] * len(R.kinds)
+    owners: list[list[tuple[int, int]]] = [[] for _ in R.kinds]   # per kind: (seat, cards beyond the start)
     for i, p in enumerate(players):
         if p["hand"][tribune] != 1 or p["discard"][tribune] != 0:
-            raise PositionError(f"$.players[{i}].hand", "must hold the Tribune (playing it takes every card back)")
+            problems.append(PositionError(f"$.players[{i}].hand", f"{names[i]} must hold exactly one Tribune in "
+                                          f"hand (playing it takes every card back)"))
         for k in range(len(R.kinds)):
             owned = p["hand"][k] + p["discard"][k]
-            if owned < start[k]:
-                raise PositionError(f"$.players[{i}].hand",
-                                    f"{names[i]} lacks a starting card: {R.kinds[k].label} (hand and discard)")
-            bought[k] += owned - start[k]
+            if owned < start[k] and k != tribune:
+                problems.append(PositionError(
+                    f"$.players[{i}].hand", f"{owned} {R.kinds[k].label} in hand and discard pile, but every player "
+                    f"keeps the {start[k]} of the starting hand"))
+            if owned > start[k]:
+                bought[k] += owned - start[k]
+                owners[k].append((i, owned - start[k]))
     free = [0] * len(R.kinds)
     placed = {c for c in display if c >= 0} | {c for ids in by_deck.values() for c in ids}
     for m in R.market:
         if m.deck < n and m.id not in placed:
             free[m.kind] += 1
+    decks = f"decks {compiled.NUMERALS[0]}-{compiled.NUMERALS[n - 1]}"
     for k in range(len(R.kinds)):
-        if bought[k] != free[k]:
-            raise PositionError("$.players", f"{bought[k]} bought {R.kinds[k].label} card(s) in the players' hands, "
-                                f"but {free[k]} left the display (the rest are in the display or unseen)")
+        if bought[k] == free[k] or k == tribune:
+            continue
+        label = R.kinds[k].label
+        missing = f"but {free[k]} {label} of {decks} {'is' if free[k] == 1 else 'are'} missing from the display " \
+                  f"and the unseen cards"
+        if len(owners[k]) == 1:   # one player holds them all: most likely a mis-entry in that hand
+            i, extra = owners[k][0]
+            problems.append(PositionError(f"$.players[{i}].hand", f"{names[i]} holds {start[k] + extra} {label} "
+                                          f"(hand and discard pile), {extra} more than the starting hand, {missing}"))
+        else:
+            who = ", ".join(f"{names[i]} {extra}" for i, extra in owners[k]) or "nobody"
+            problems.append(PositionError("$.players", f"{bought[k]} {label} bought (beyond the starting hands: "
+                                          f"{who}), {missing}"))
+    return problems
+
+
+def _check_markers(board, city_goods: list[int], marker_good: list[int]) -> list[PositionError]:
+    """Each bonus marker shows the most valuable good of its province's cities (the variable-bonus
+    province excepted, whose marker is the producer's choice)."""
+    goods = compiled.rules().goods
+    problems = []
+    for v, pname in enumerate(board.provinces):
+        if v == board.variable_province:
+            continue
+        cities = [c for c, cp in enumerate(board.city_province) if cp == v]
+        best = max((city_goods[c] for c in cities), default=-1)
+        if best >= 0 and marker_good[v] != best:
+            have = ", ".join(f"{board.cities[c]} {goods[city_goods[c]]}" for c in cities)
+            problems.append(PositionError(f"$.provinces.{pname}.marker",
+                                          f"{goods[marker_good[v]]}, but the bonus marker shows the most valuable "
+                                          f"good of {pname}'s cities: {goods[best]} ({have})"))
+    return problems
+
+
+def check(data: Any) -> list[PositionError]:
+    """Every problem of a position under the strict check: all card and marker problems, then the first
+    field that cannot be read (the loader cannot go on past it), if any. Empty when the position is sound."""
+    problems: list[PositionError] = []
+    try:
+        load(data, strict=True, problems=problems)
+    except PositionError as e:
+        problems.append(e)
+    return problems
 
 
 def _check_routes(board, players: list[dict], phase: str, names: list[str]) -> None:

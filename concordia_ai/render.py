@@ -211,3 +211,99 @@ def score_table(game: Game) -> str:
     for place, seat in enumerate(game.ranking(), 1):
         L.append(f"  {place}. {game.names[seat]} {rows[seat]['total']} VP")
     return "\n".join(L)
+
+
+def turn_label(n_players: int, number: int) -> str:
+    """'turn 4 (round 2)' for the turn after `number` completed turns."""
+    return f"turn {number + 1} (round {number // n_players + 1})"
+
+
+def log_table(game: Game, turns: list, total_moves: int, start_number: int, player: str | None = None) -> str:
+    """The history of `concordia log`: one line per turn (history.Turn), its moves numbered as in the file;
+    `start_number` is the turn number of the file's initial position."""
+    since = turn_label(game.n_players, start_number)
+    if turns and turns[0].begun_before:
+        since = f"a position inside {since}"
+    who = f"; {len(turns)} turn{'s' if len(turns) != 1 else ''} of {player}" if player else ""
+    L = [f"{game.board.source.name.title()}, {game.n_players} players: {total_moves} move"
+         f"{'s' if total_moves != 1 else ''} since {since}{who}"]
+    if not turns:
+        L.append("(no turns recorded)" if not player else f"(no turns of {player} recorded)")
+        return "\n".join(L)
+    rows = []
+    for t in turns:
+        first, last = t.steps[0].index + 1, t.steps[-1].index + 1
+        steps = [s for s in t.steps if not (s.index == first - 1 and t.card and s.text == f"play {t.card}")]
+        texts = [f"[{s.text}]" if s.reveal else (f"{s.decider}: {s.text}" if s.decider != t.player else s.text)
+                 for s in steps]
+        notes = (["(begun before the starting position)"] if t.begun_before else []) + \
+            (["(in progress)"] if not t.complete else [])
+        rows.append((f"{first}-{last}" if last > first else f"{first}", str(t.number + 1), str(t.round), t.player,
+                     t.card or "-", " ".join(filter(None, ["; ".join(texts)] + notes))))
+    head = ("moves", "turn", "round", "player", "card", "steps")
+    widths = [max(len(r[i]) for r in rows + [head]) for i in range(5)]
+    fmt = lambda r: "  ".join(  # noqa: E731
+        [r[0].ljust(widths[0]), r[1].rjust(widths[1]), r[2].rjust(widths[2]), r[3].ljust(widths[3]),
+         r[4].ljust(widths[4]), r[5]]).rstrip()
+    L.append(fmt(head))
+    L += [fmt(r) for r in rows]
+    if any(s.reveal for t in turns for s in t.steps):
+        L.append("[reveal ...]: a card turned up from the stack into the display")
+    if any(s.decider not in (t.player, "chance") for t in turns for s in t.steps):
+        L.append("NAME: ...: a choice made by another player than the one whose turn it is (storehouse full)")
+    return "\n".join(L)
+
+
+def board_text(info: dict) -> str:
+    """`concordia board`: the cities by province with letter and neighbours, squares and city tokens
+    (`info` from boardinfo.board_info)."""
+    cap = info["route_capacity"]
+
+    def holds(kind):
+        c = cap[kind]
+        return {None: "any number of colonists", "varies": "a number of colonists shown per route"}.get(
+            c, f"{c} colonist" + ("s" if c != 1 else ""))
+
+    def names(entries, kind):
+        out = []
+        for e in entries:
+            extra = [e["line"].replace("_", " ").title()] if "line" in e else []
+            if cap[kind] == "varies":
+                extra.append(f"holds {e['capacity'] or 'any number'}")
+            out.append(e["city"] + (f" ({', '.join(extra)})" if extra else ""))
+        return ", ".join(out) or "-"
+
+    cities = info["cities"]
+    L = [f"{info['title']}: {len(cities)} cities in {len(info['provinces'])} provinces; start city "
+         f"{info['start_city']['name']}; {info['recommended_players'][0]} to {info['recommended_players'][1]} "
+         f"players recommended",
+         f"Routes: each land route holds {holds('land')}, each sea route {holds('sea')}"]
+    if info["cash_bonus_extra"]:
+        L.append(f"Cash bonus: {info['cash_bonus_extra']} sestertii more than the markers show")
+    if info["nile_flood"]:
+        L.append(f"Nile flood (the food marker moves downstream): {' > '.join(info['nile_flood'])}")
+    L += ["", "Cities by province: name (letter)   neighbours by land | by sea"]
+    width = max(len(c["name"]) + 4 for c in cities + [info["start_city"]])
+    by_name = {c["name"]: c for c in cities}
+    for prov in info["provinces"]:
+        L.append(prov["name"] + (" (variable bonus: the producer chooses the good)" if prov["variable_bonus"] else ""))
+        for name in prov["cities"]:
+            c = by_name[name]
+            label = f"{name} ({c['letter']})"
+            L.append(f"  {label:<{width}}  land: {names(c['land'], 'land')} | sea: {names(c['sea'], 'sea')}")
+    s = info["start_city"]
+    L.append("Start city (no city token, no houses)")
+    L.append(f"  {s['name']:<{width}}  land: {names(s['land'], 'land')} | sea: {names(s['sea'], 'sea')}")
+    if info["special_squares"]:
+        L += ["", "Special squares (not cities: no house, no passing through)"]
+        for sq in info["special_squares"]:
+            text = f"  {sq['name']}: reached by sea from {', '.join(sq['sea'])}; {sq['vp']} VP at the end"
+            if sq.get("coins"):
+                text += (f"; {sq['coins']} sestertii to each player with a colonist here whenever anyone produces "
+                         f"in {', '.join(sq['coins_when_producing_in'])}")
+            L.append(text)
+    L += ["", "City tokens per letter (one token per city of that letter; `new --cities` is checked against them)"]
+    for letter, entry in info["city_tokens"].items():
+        tokens = ", ".join(f"{n} {g}" for g, n in entry["tokens"].items() if n)
+        L.append(f"  {letter}: {tokens}  ({len(entry['cities'])} cities: {', '.join(entry['cities'])})")
+    return "\n".join(L)

@@ -117,7 +117,7 @@ CASES = [
     (["show", "{d}/missing.json"], "not found"),
     (["show", "{d}/notjson.json"], "not valid JSON"),
     (["show", "{d}/array.json"], "not a game file"),
-    (["show", "{d}/position.json"], "$.format"),
+    (["play", "{d}/position.json", "done"], "concordia new GAME_FILE --position"),
     (["show", "{d}/version.json"], "$.version 9"),
     (["show", "{d}/badinit.json"], "$.initial.players[0].coins"),
     (["show", "{d}/badcity.json"], "$.initial.cities.Atlantis"),

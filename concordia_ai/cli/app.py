@@ -88,8 +88,12 @@ def main() -> None:
       concordia show game.json
       concordia moves game.json
       concordia play game.json "play Architect" "move land Roma > Novaria-Roma" "build Novaria" done
-      concordia undo game.json
+      concordia undo game.json --turn
+      concordia log game.json
       concordia score game.json
+      concordia board imperium
+      concordia position template --map italia --players 3 --out now.json
+      concordia new late.json --position now.json
 
     \b
     Hints, analysis and bots:

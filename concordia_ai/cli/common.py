@@ -1,7 +1,8 @@
-"""Helpers shared by the commands: game files, list options, player names and map names."""
+"""Helpers shared by the commands: game and position files, list options, player names and map names."""
 from __future__ import annotations
 
 import json
+import os
 import re
 from collections import Counter
 
@@ -9,15 +10,75 @@ import click
 
 from .. import compiled, core
 from ..content import BOARD_NAMES
+from ..game import Game
+from ..gamefile import FORMAT as GAME_FORMAT
 from ..gamefile import GameFile
+from ..position import FORMAT as POSITION_FORMAT
+from ..position import PositionError
 from ..notation import NotationError, resolve
 from .app import UserError
 
 GAME_FILE = click.argument("game_file", metavar="GAME_FILE")
+# commands that only read a game accept a position file too (docs/position-format.md)
+GAME_OR_POSITION = click.argument("game_file", metavar="FILE")
 
 
 def _load(path: str) -> GameFile:
+    """A game file for the commands that record or replay moves; a position file is refused with the
+    command that starts tracking from it."""
+    if _file_format(path) == POSITION_FORMAT:
+        raise UserError(f"{path} is a position file, not a game file: it has no moves to play, undo or list; "
+                        f"start tracking from it with: concordia new GAME_FILE --position {path}")
     return GameFile.load(path)
+
+
+def load_any(path: str) -> tuple[Game, GameFile | None]:
+    """The game in a game file or a position file: (game, its GameFile) or (game, None) for a position.
+
+    One loader for every command that only reads a game (show, moves, score, hint), so each of them takes
+    both kinds of file with the same checks and the same error messages."""
+    fmt = _file_format(path)
+    if fmt == POSITION_FORMAT:
+        return load_position(path), None
+    if isinstance(fmt, str) and fmt != GAME_FORMAT:
+        raise UserError(f"{path}: $.format is {fmt!r}; expected {GAME_FORMAT!r} (a game file) or "
+                        f"{POSITION_FORMAT!r} (a position file)")
+    gf = GameFile.load(path)   # also reports a missing, unreadable or malformed file
+    return gf.game, gf
+
+
+def load_position(path: str, strict: bool = False) -> Game:
+    """A position file as a Game; a bad field is named by file and JSON path."""
+    data = _read_json(path, "position file")
+    try:
+        return Game.from_json(data, strict=strict)
+    except PositionError as e:
+        raise UserError(f"{path}: {e.path}: {e.message} (concordia position check {path} lists every problem)") \
+            from None
+
+
+def _read_json(path: str, what: str):
+    if not os.path.exists(path):
+        raise UserError(f"{what} {path} not found")
+    if os.path.isdir(path):
+        raise UserError(f"{path} is a folder, not a {what}")
+    try:
+        with open(path, encoding="utf-8") as f:
+            return json.load(f)
+    except (OSError, UnicodeDecodeError) as e:
+        raise UserError(f"cannot read {path}: {getattr(e, 'strerror', None) or e}") from None
+    except json.JSONDecodeError as e:
+        raise UserError(f"{path} is not valid JSON (line {e.lineno}, column {e.colno}: {e.msg})") from None
+
+
+def _file_format(path: str) -> str | None:
+    """The "format" field of a JSON file, or None when it cannot be told (the real loader reports why)."""
+    try:
+        with open(path, encoding="utf-8") as f:
+            data = json.load(f)
+    except (OSError, UnicodeDecodeError, ValueError):
+        return None
+    return data.get("format") if isinstance(data, dict) else None
 
 
 def _echo_json(data) -> None:
@@ -52,23 +113,34 @@ def _parse_cities(values, board: compiled.CompiledBoard, goods) -> dict[str, str
         except NotationError as e:
             raise UserError(f"--cities: {e}") from None
         if city in out and out[city] != good:
-            raise UserError(f"--cities: {city} is given twice ({out[city]} and {good})")
+            raise UserError(f"--cities: {_city_label(board, city)} is given twice ({out[city]} and {good})")
         out[city] = good
     missing = [c for c in cities if c not in out]
     if missing:
-        raise UserError(f"--cities: no good given for {len(missing)} of {len(cities)} cities: {', '.join(missing)}")
+        raise UserError(f"--cities: no good given for {len(missing)} of {len(cities)} cities: "
+                        f"{', '.join(_city_label(board, c) for c in missing)}")
     # the city tokens of each letter are a fixed set: a typo shows as a count that does not match
     tokens = compiled.rules().raw.city_tokens
     for li, letter in enumerate(compiled.LETTERS):
-        have = Counter(out[c] for c, l in zip(board.cities, board.city_letter) if l == li)
+        of_letter = [c for c, l in zip(board.cities, board.city_letter) if l == li]
+        have = Counter(out[c] for c in of_letter)
         if not have:
             continue
         want = Counter({g: n for g, n in tokens.get(letter, {}).items() if n})
         if have != want:
             fmt = lambda c: ", ".join(f"{c[g]} {g}" for g in goods if c[g]) or "none"  # noqa: E731
+            given = ", ".join(f"{c} ({board.provinces[board.city_province[board.cities.index(c)]]})={out[c]}"
+                              for c in of_letter)
             raise UserError(f"--cities: the {letter} cities have {fmt(have)} but the {letter} tokens are "
-                            f"{fmt(want)}; check the goods of the {letter} cities")
+                            f"{fmt(want)}; the {letter} cities were given: {given} (concordia board "
+                            f"{board.name} lists the cities by letter)")
     return out
+
+
+def _city_label(board: compiled.CompiledBoard, city: str) -> str:
+    """'Londinium (B, Britannia)': what a player finds printed on the board."""
+    c = board.cities.index(city)
+    return f"{city} ({compiled.LETTERS[board.city_letter[c]]}, {board.provinces[board.city_province[c]]})"
 
 
 def _parse_names(names: str | None, players: int | None) -> tuple[list[str] | None, int]:

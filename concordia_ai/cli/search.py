@@ -8,7 +8,7 @@ import click
 from .. import render
 from ..game import CHANCE, GameError
 from .app import UserError, main
-from .common import GAME_FILE, _echo_json, _load
+from .common import GAME_FILE, _echo_json, load_any
 
 class _Ticker:
     """Runs a function in a thread (the core's search releases the GIL) while a tqdm bar on stderr
@@ -107,8 +107,7 @@ def hint(game_file, seconds, iterations, top, jobs, spec, seed, as_json, quiet):
         config = SearchConfig(**options, seed=seed)
     except GameError as e:
         raise UserError(str(e).replace("search config: ", "")) from None
-    gf = _load(game_file)
-    game = gf.game
+    game, _ = load_any(game_file)
     if game.decider is None:
         raise UserError(f"{game_file}: the game is over; nobody decides (concordia score {game_file})")
     if game.decider == CHANCE:

@@ -7,12 +7,14 @@ import secrets
 
 import click
 
-from .. import compiled, core, render
+from .. import compiled, core, history, render
 from ..content import BOARD_NAMES
 from ..game import Game, GameError
+from ..gamefile import FORMAT as GAME_FORMAT
 from ..gamefile import GameFile, GameFileError
 from .app import UserError, main
-from .common import GAME_FILE, _board_name, _echo_json, _load, _parse_cities, _parse_names, _split_list
+from .common import (GAME_FILE, GAME_OR_POSITION, _board_name, _echo_json, _load, _parse_cities, _parse_names,
+                     _file_format, _split_list, load_any, load_position)
 
 @main.command()
 @GAME_FILE
@@ -28,13 +30,20 @@ from .common import GAME_FILE, _board_name, _echo_json, _load, _parse_cities, _p
 @click.option("--display", metavar="CARD,..", help="Real table: the 7 display cards left to right, e.g. Architect/I.")
 @click.option("--wine-variant", is_flag=True, help="Use the wine surcharge variant of the display.")
 @click.option("--intermediate-scoring", is_flag=True, help="Use the intermediate scoring variant.")
+@click.option("--position", "position_file", metavar="POS.json", default=None,
+              help="Start from this mid-game position (a position file, or a game file's current position).")
 @click.option("--force", is_flag=True, help="Replace GAME_FILE if it exists.")
-def new(game_file, board, players, seed, names, cities, display, wine_variant, intermediate_scoring, force):
-    """Start tracking a game in GAME_FILE: a simulated one from --seed, or a real table's layout.
+@click.pass_context
+def new(ctx, game_file, board, players, seed, names, cities, display, wine_variant, intermediate_scoring,
+        position_file, force):
+    """Start tracking a game in GAME_FILE: a simulated one from --seed, a real table's layout, or a
+    position.
 
     A simulation draws the city goods, the display and the order of the stack from the seed (the
     engine knows the stack order; `show` never shows it). For a real table give both --cities and
     --display; cards turned up later are entered as moves (`concordia play GAME reveal Mason/I`).
+    With --position the game starts from a position file (`concordia position template` writes
+    one to fill in): `undo` cannot go back before it and `log` starts there.
 
     \b
     Examples:
@@ -42,7 +51,15 @@ def new(game_file, board, players, seed, names, cities, display, wine_variant, i
       concordia new table.json --players 3 --names Ann,Bob,Cid \\
           --cities "Isca Dumnoniorum=tool,Londinium=food,..." \\
           --display Architect/I,Prefect/I,Mercator/I,Colonist/I,Diplomat/I,Mason/I,Farmer/I
+      concordia new late.json --position table-now.json
     """
+    if position_file is not None:
+        given = [opt for name, opt in _SET_BY_POSITION.items()
+                 if ctx.get_parameter_source(name) == click.core.ParameterSource.COMMANDLINE]
+        if given:
+            raise UserError(f"--position: the position gives the board, players, layout and options; "
+                            f"drop {', '.join(given)}")
+        return _new_from_position(game_file, position_file, force)
     board = _board_name(board)
     name_list, players = _parse_names(names, players)
     if not force and os.path.lexists(game_file):
@@ -83,22 +100,54 @@ def new(game_file, board, players, seed, names, cities, display, wine_variant, i
     click.echo(render.next_line(game, game_file))
 
 
+# the options of `new` that a position file already answers (parameter name -> option)
+_SET_BY_POSITION = {"board": "--map", "players": "--players", "seed": "--seed", "names": "--names",
+                    "cities": "--cities", "display": "--display", "wine_variant": "--wine-variant",
+                    "intermediate_scoring": "--intermediate-scoring"}
+
+
+def _new_from_position(game_file: str, position_file: str, force: bool) -> None:
+    """`new --position`: a game file whose initial state is the position (checked strictly: every card
+    accounted for, as at a real table)."""
+    if not force and os.path.lexists(game_file):
+        raise UserError(f"{game_file} already exists; choose another name or pass --force to replace it")
+    if os.path.abspath(game_file) == os.path.abspath(position_file):
+        raise UserError(f"--position: {position_file} is also GAME_FILE; write the game to another file")
+    if _file_format(position_file) == GAME_FORMAT:
+        game = GameFile.load(position_file).game
+    else:
+        game = load_position(position_file, strict=True)
+    gf = GameFile.create(game_file, game)
+    gf.save(overwrite=force)
+    click.echo(f"created {game_file}: {game.board.source.name.title()}, {game.n_players} players "
+               f"({', '.join(game.names)}), from the position in {position_file} at "
+               f"{render.turn_label(game.n_players, game.state.turns)}")
+    pos = game.to_json()
+    if pos["chance"] == "sample" and pos["stack_order"] is None and pos["unseen"]:
+        click.echo('note: the position has "chance": "sample": the engine draws the cards turned up; at a real '
+                   'table set "chance": "external" to enter them as reveal moves', err=True)
+    click.echo(render.next_line(game, game_file))
+
+
 @main.command()
-@GAME_FILE
+@GAME_OR_POSITION
 @click.option("--json", "as_json", is_flag=True, help="Print the position as JSON (the stack order hidden).")
 def show(game_file, as_json):
     """Show the game: board, players, display with prices, whose turn and who decides now.
+
+    FILE is a game file or a position file (docs/position-format.md).
 
     \b
     Examples:
       concordia show game.json
       concordia show game.json --json
+      concordia show position.json
     """
-    gf = _load(game_file)
+    game, gf = load_any(game_file)
     if as_json:
-        _echo_json(render.hidden_position(gf.game))
+        _echo_json(render.hidden_position(game))
     else:
-        click.echo(render.show(gf.game, len(gf.moves)))
+        click.echo(render.show(game, len(gf.moves) if gf else None))
 
 
 @main.command()
@@ -112,7 +161,7 @@ def moves(game_file, as_json):
       concordia moves game.json
       concordia moves game.json --json
     """
-    g = _load(game_file).game
+    g, _ = load_any(game_file)
     texts = [g.text(m) for m in g.legal_moves()]
     if as_json:
         _echo_json(texts)
@@ -157,36 +206,60 @@ def play(game_file, move):
 
 @main.command()
 @GAME_FILE
-@click.option("--steps", type=int, default=1, show_default=True, metavar="K",
-              help="How many moves (sub-decisions, reveals included) to take back.")
-def undo(game_file, steps):
-    """Take back the last K moves (replayed from the start; the file keeps the rest).
+@click.option("--steps", type=int, default=None, metavar="K",
+              help="How many moves (sub-decisions, reveals included) to take back (default 1).")
+@click.option("--turn", "whole_turn", is_flag=True,
+              help="Take back a whole turn: the turn in progress, else the last turn played.")
+def undo(game_file, steps, whole_turn):
+    """Take back the last K moves, or a whole turn (replayed from the start; the file keeps the rest).
+
+    With --turn: if the current turn has begun, its moves so far are taken back; otherwise the
+    whole last turn is. `concordia log GAME_FILE` shows the turns and their moves. A game started
+    from a position (`new --position`) cannot be taken back past that position.
 
     \b
     Examples:
       concordia undo game.json
       concordia undo game.json --steps 3
+      concordia undo game.json --turn
     """
+    if whole_turn and steps is not None:
+        raise UserError("give one of --steps K or --turn, not both")
     gf = _load(game_file)
-    dropped = gf.undo(steps)
-    gf.save()
-    for text in reversed(dropped):
-        click.echo(f"undone: {text}")
+    if whole_turn:
+        turns = history.turns(Game.from_json(gf.initial), gf.moves)
+        if not turns:
+            raise UserError(f"--turn: nothing to undo; {game_file} has no moves since its start")
+        last = turns[-1]
+        dropped = gf.undo(len(last.steps))
+        gf.save()
+        what = "the turn in progress, " if not last.complete else ""
+        moves = f"{len(dropped)} move{'s' if len(dropped) != 1 else ''}"
+        click.echo(f"undone: {what}{render.turn_label(gf.game.n_players, last.number)}, {last.player}"
+                   f"{' (' + last.card + ')' if last.card else ''}, {moves}: {'; '.join(dropped)}"
+                   f"{' (back to the starting position, inside this turn)' if last.begun_before else ''}")
+    else:
+        dropped = gf.undo(1 if steps is None else steps)
+        gf.save()
+        for text in reversed(dropped):
+            click.echo(f"undone: {text}")
     click.echo(render.next_line(gf.game, game_file))
 
 
 @main.command()
-@GAME_FILE
+@GAME_OR_POSITION
 @click.option("--json", "as_json", is_flag=True, help="Print the scores and ranking as JSON.")
 def score(game_file, as_json):
     """Score per player and god as if the game ended now (the final score once it is over), and the ranking.
+
+    FILE is a game file or a position file (docs/position-format.md).
 
     \b
     Examples:
       concordia score game.json
       concordia score game.json --json
     """
-    g = _load(game_file).game
+    g, _ = load_any(game_file)
     if as_json:
         rows = render.score_rows(g)
         _echo_json({"final": g.is_over, "columns": list(rows[0].keys())[1:], "players": rows,
