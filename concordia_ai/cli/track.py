@@ -10,7 +10,7 @@ import click
 from .. import compiled, core, render
 from ..content import BOARD_NAMES
 from ..game import Game, GameError
-from ..gamefile import GameFile, GameFileError
+from ..gamefile import GameFile, GameFileError, locked
 from .app import UserError, main
 from .common import GAME_FILE, _board_name, _echo_json, _load, _parse_cities, _parse_names, _split_list
 
@@ -72,7 +72,8 @@ def new(game_file, board, players, seed, names, cities, display, wine_variant, i
     except GameError as e:
         raise UserError(f"--{e}" if re.match(r"(cities|display|names|players)\b", str(e)) else str(e)) from None
     gf = GameFile.create(game_file, game)
-    gf.save(overwrite=force)
+    with locked(game_file):    # --force: not under a play or undo that is writing this file
+        gf.save(overwrite=force)
     click.echo(f"created {game_file}: {game.board.source.name.title()}, {game.n_players} players "
                f"({', '.join(game.names)}), {origin}")
     lo, hi = game.board.source.recommended_players
@@ -141,15 +142,16 @@ def play(game_file, move):
     texts = [part.strip() for m in move for part in m.split(";") if part.strip()]
     if not texts:
         raise UserError("no move given; e.g. concordia play GAME_FILE 'play Architect'")
-    gf = _load(game_file)
-    try:
-        applied = gf.apply(texts)
-    except GameFileError as e:
-        if len(move) > 1 and all(" " not in m for m in move) and texts[0].lower() in (
-                "play", "copy", "colonist", "move", "build", "produce", "keep", "sell", "buy", "place", "reveal"):
-            raise UserError(f"{e} (quote each move: concordia play {game_file} \"{' '.join(move[:2])}\")") from None
-        raise
-    gf.save()
+    with locked(game_file):    # from load to save: a concurrent play waits instead of losing a move
+        gf = _load(game_file)
+        try:
+            applied = gf.apply(texts)
+        except GameFileError as e:
+            if len(move) > 1 and all(" " not in m for m in move) and texts[0].lower() in (
+                    "play", "copy", "colonist", "move", "build", "produce", "keep", "sell", "buy", "place", "reveal"):
+                raise UserError(f"{e} (quote each move: concordia play {game_file} \"{' '.join(move[:2])}\")") from None
+            raise
+        gf.save()
     for text in applied:
         click.echo(f"played: {text}")
     click.echo(render.next_line(gf.game, game_file))
@@ -167,9 +169,10 @@ def undo(game_file, steps):
       concordia undo game.json
       concordia undo game.json --steps 3
     """
-    gf = _load(game_file)
-    dropped = gf.undo(steps)
-    gf.save()
+    with locked(game_file):
+        gf = _load(game_file)
+        dropped = gf.undo(steps)
+        gf.save()
     for text in reversed(dropped):
         click.echo(f"undone: {text}")
     click.echo(render.next_line(gf.game, game_file))
