@@ -26,6 +26,17 @@ PHASE_CODES = {name: code for code, name in core.PHASES.items()}
 MAX_COINS = 10 ** 6
 MAX_TURN = 10 ** 6
 MAX_INTERMEDIATE_VP = 10 ** 4
+CARD_COUNT_LIMIT = 30       # the core's limit on the cards of one kind in a hand or a discard pile
+
+
+def _max_owned(R) -> int:
+    """Cards of one kind a player may own in a loaded position: the core's limit less the most
+    copies of one kind in the market, so that buying them all stays within it (a Tribune takes the
+    discard pile back into the hand)."""
+    copies: dict[int, int] = {}
+    for m in R.market:
+        copies[m.kind] = copies.get(m.kind, 0) + 1
+    return CARD_COUNT_LIMIT - max(copies.values())
 
 
 class PositionError(GameError):
@@ -267,6 +278,12 @@ def load(data: Any, strict: bool = False) -> tuple[core.CoreState, list[str]]:
             top=-1 if top is None else _choice(top, kind_labels, f"{path}.top", "card"),
             inter_done=0 if p.get("intermediate_vp") is None else 1,
             inter_vp=_get(p, "intermediate_vp", path, int) if p.get("intermediate_vp") is not None else 0))
+        max_owned = _max_owned(R)
+        for k, (held, played) in enumerate(zip(raw_players[-1]["hand"], raw_players[-1]["discard"])):
+            if held + played > max_owned:
+                raise PositionError(f"{path}.hand.{kind_labels[k]}",
+                                    f"{held + played} {kind_labels[k]} cards in hand and discard; at most {max_owned} "
+                                    f"(the engine counts to {CARD_COUNT_LIMIT}, and more can be bought)")
         if raw_players[-1]["inter_vp"] < 0:
             raise PositionError(f"{path}.intermediate_vp", "cannot be negative")
         if raw_players[-1]["inter_vp"] > MAX_INTERMEDIATE_VP:

@@ -151,7 +151,7 @@ def test_a_failed_start_in_an_existing_folder_keeps_the_folder_and_its_files(tmp
 def test_a_bad_scheduler_address_leaves_no_out_folder(tmp_path):
     pytest.importorskip("dask.distributed")
     out = tmp_path / "t"
-    with pytest.raises(Exception):
+    with pytest.raises(Exception):      # which exception and message: the error-path part of issue 11
         tournament.run(config(), str(out), backend="dask", scheduler="no address")
     assert not out.exists()
 

@@ -179,3 +179,12 @@ def test_position_errors_are_game_errors_with_a_path():
     with pytest.raises(GameError) as e:
         Game.from_json({"format": "concordia-position", "version": 1, "board": "atlantis"})
     assert isinstance(e.value, PositionError) and e.value.path == "$.board"
+
+
+def test_more_cards_of_a_kind_than_play_can_hold_are_refused():
+    # 5 Prefects are in the market: owning 26 would let a Senator and a Tribune push the hand past 30
+    pos = start_pos()
+    set_player(pos, 0, hand={"Tribune": 1, "Prefect": 20}, discard={"Prefect": 6}, top="Prefect")
+    refused(pos, "$.players[0].hand.Prefect", "26 Prefect cards in hand and discard; at most 25")
+    set_player(pos, 0, hand={"Tribune": 1, "Prefect": 20}, discard={"Prefect": 5}, top="Prefect")
+    assert load(pos).to_json()["players"][0]["discard"] == {"Prefect": 5}
