@@ -94,9 +94,11 @@ class Game:
         if isinstance(data, (str, bytes, bytearray)):
             try:
                 data = json.loads(data)
-            except ValueError as e:     # JSONDecodeError, or bytes that are not UTF-8
-                where = f" (line {e.lineno}, column {e.colno}: {e.msg})" if isinstance(e, json.JSONDecodeError) else ""
-                raise GameError(f"the position is not valid JSON{where}") from None
+            except json.JSONDecodeError as e:
+                raise GameError(f"the position is not valid JSON (line {e.lineno}, column {e.colno}: "
+                                f"{e.msg})") from None
+            except ValueError:          # bytes that are not UTF-8
+                raise GameError("the position is not valid JSON (not UTF-8 text)") from None
             except RecursionError:
                 raise GameError("the position is nested too deeply to be a position") from None
         state, names = position.load(data, strict)

@@ -215,7 +215,8 @@ def load(data: Any, strict: bool = False) -> tuple[core.CoreState, list[str]]:
     for i, p in enumerate(players):
         name = _get(p, "name", f"$.players[{i}]", str)
         if name != name.strip():
-            raise PositionError(f"$.players[{i}].name", f"{name!r} has spaces at an end; write it as {name.strip()!r}")
+            raise PositionError(f"$.players[{i}].name",
+                                f"{name!r} has spaces at an end; write it as {name.strip()!r}")
         if not name.strip() or name.lower() in [x.lower() for x in names] or name.lower() in ("chance", "nobody"):
             raise PositionError(f"$.players[{i}].name", f"{name!r} is empty, reserved or used twice (names ignore case)")
         names.append(name)
@@ -282,8 +283,8 @@ def load(data: Any, strict: bool = False) -> tuple[core.CoreState, list[str]]:
         for k, (held, played) in enumerate(zip(raw_players[-1]["hand"], raw_players[-1]["discard"])):
             if held + played > max_owned:
                 raise PositionError(f"{path}.hand.{kind_labels[k]}",
-                                    f"{held + played} {kind_labels[k]} cards in hand and discard; at most {max_owned} "
-                                    f"(the engine counts to {CARD_COUNT_LIMIT}, and more can be bought)")
+                                    f"{held + played} {kind_labels[k]} cards in hand and discard; at most "
+                                    f"{max_owned} (the engine counts to {CARD_COUNT_LIMIT}, and more can be bought)")
         if raw_players[-1]["inter_vp"] < 0:
             raise PositionError(f"{path}.intermediate_vp", "cannot be negative")
         if raw_players[-1]["inter_vp"] > MAX_INTERMEDIATE_VP:

@@ -35,9 +35,9 @@ import time
 from dataclasses import asdict, dataclass, field
 
 from . import ratings
+from .atomicio import open_append, open_update, write_atomic
 from .bots import BotSpecError, make_bot, parse_spec, play_game
 from .content import BOARD_NAMES
-from .atomicio import open_append, open_update, write_atomic
 from .errors import ConcordiaError
 from .workers import call_in_worker
 
@@ -296,7 +296,8 @@ def build_config(spec: dict) -> TournamentConfig:
                                    **spec.pop("game_options", {}))
 
 
-def prepare(spec: dict | TournamentConfig, out: str, resume: bool) -> tuple[TournamentConfig, list[dict], list[str]]:
+def prepare(spec: dict | TournamentConfig, out: str,
+            resume: bool) -> tuple[TournamentConfig, list[dict], list[str]]:
     """Create or check OUT; returns the config to use, the records already logged, and what this call
     created (files and folders, innermost first, for `discard_created`).
 

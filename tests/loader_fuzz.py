@@ -1,6 +1,6 @@
 """Mutated positions through the loader: every accepted one must continue (issue 11, class 8).
 
-    python tests/loader_fuzz.py SEED CASES        # prints one summary line; exit 1 on the first failure
+    python tests/loader_fuzz.py SEED CASES [STEPS]   # one summary line; exit 1 on the first failure
 
 Bases are real positions of every board at many phases (random games, seeded). A case mutates one
 to three spots of a base's JSON (numbers near every bound, list items dropped, doubled or swapped,
@@ -96,7 +96,7 @@ def mutate(pos: dict, rng: random.Random) -> dict:
     return pos
 
 
-def check(g: Game, rng: random.Random, where: str) -> None:
+def check(g: Game, rng: random.Random, where: str, steps: int = STEPS) -> None:
     def invariants(h):
         errs = [e for e in h.state.invariant_errors() if not REAL_GAME_ONLY.fullmatch(e)]
         assert not errs, f"{where}: invariant broken: {errs}"
@@ -105,7 +105,7 @@ def check(g: Game, rng: random.Random, where: str) -> None:
     invariants(g)
     again = Game.from_json(g.to_json())
     assert again.to_json() == g.to_json(), f"{where}: to_json/from_json changed the position"
-    for step in range(STEPS):
+    for step in range(steps):
         if g.is_over:
             break
         legal = g.legal_moves()
@@ -115,10 +115,10 @@ def check(g: Game, rng: random.Random, where: str) -> None:
     try:
         Game.from_json(json.dumps(g.to_json()))
     except GameError as e:
-        raise AssertionError(f"{where}: not savable after {STEPS} random moves: {e}") from None
+        raise AssertionError(f"{where}: not savable after {steps} random moves: {e}") from None
 
 
-def main(seed: int, cases: int) -> int:
+def main(seed: int, cases: int, steps: int = STEPS) -> int:
     rng = random.Random(seed)
     base = bases(rng)
     accepted = refused = 0
@@ -137,7 +137,7 @@ def main(seed: int, cases: int) -> int:
                 return 1
             accepted += 1
             try:
-                check(g, random.Random(i), where)
+                check(g, random.Random(i), where, steps)
             except Exception:
                 print(f"{traceback.format_exc()}\n{json.dumps(pos)}")
                 return 1
@@ -146,4 +146,4 @@ def main(seed: int, cases: int) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main(int(sys.argv[1]), int(sys.argv[2])))
+    sys.exit(main(*(int(a) for a in sys.argv[1:4])))
