@@ -170,6 +170,23 @@ def test_play_through_a_symlinked_game_file_writes_the_target(tmp_path):
     assert link.is_symlink() and json.loads(real.read_text())["moves"] == []
 
 
+def test_new_force_through_a_dangling_link_is_refused_and_creates_nothing(tmp_path):
+    link = tmp_path / "g.json"
+    link.symlink_to(tmp_path / "gone" / "g.json")
+    result = run("new", link, "--players", "2", "--seed", "1", "--force", code=2)
+    assert "which does not exist" in result.output and "Traceback" not in result.output
+    assert link.is_symlink() and not (tmp_path / "gone").exists()
+
+
+def test_play_keeps_the_game_files_permissions_and_leaves_no_temporary_file(tmp_path):
+    path = tmp_path / "g.json"
+    run("new", path, "--players", "2", "--seed", "1")
+    path.chmod(0o640)
+    run("play", path, "play Diplomat")
+    assert stat.S_IMODE(path.stat().st_mode) == 0o640
+    assert [p.name for p in tmp_path.iterdir()] == ["g.json"]
+
+
 def test_two_concurrent_plays_never_lose_a_move(tmp_path):
     env = dict(os.environ, PYTHONPATH=os.pathsep.join(sys.path))
     for round_ in range(10):
