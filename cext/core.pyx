@@ -1541,13 +1541,29 @@ cdef class CoreState:
             if free_space(&s.pl[p]) < 0:
                 raise ValueError(f"players[{p}]: storehouse over {g_rules.slots} spaces")
         for r in range(b.n_routes):
-            if b.route_cap[r] and s.route_occ[r] > 1 and s.phase != PH_ARCH_MOVE:
+            if b.route_cap[r] and s.route_occ[r] > 1 and not _sharing_mid_move(s, r):
                 raise ValueError(f"route {r}: holds {s.route_occ[r]} colonists")
         if s.phase == PH_ARCH_MOVE and not can_complete(s, s.turn_player, s.steps):
             raise ValueError("architect movement cannot be completed")
         if _legal_count(s) == 0 and s.phase != PH_OVER:
             raise ValueError("phase: no legal move in this state")
         return st
+
+
+cdef bint _sharing_mid_move(State* s, int r):
+    """Capacity is judged at the end of an Architect movement: until then a single-capacity route may
+    hold the mover's colonist that moved there and the mover's unmoved ones (which must move on);
+    anyone else's colonist there could never leave, so the movement could not end within capacity."""
+    cdef int p, i, moved = 0
+    if s.phase != PH_ARCH_MOVE:
+        return False
+    for p in range(s.n_players):
+        for i in range(NCOL):
+            if s.pl[p].col[i] == ROUTE_BASE + r:
+                if p != s.turn_player:
+                    return False
+                moved += s.moved >> i & 1
+    return moved <= 1
 
 
 def _restore_state(d):

@@ -88,9 +88,19 @@ class Game:
 
     @classmethod
     def from_json(cls, data: Any, strict: bool = False) -> "Game":
-        """A game from a position (dict or JSON text); `strict` demands every card be accounted for."""
-        if isinstance(data, str):
-            data = json.loads(data)
+        """A game from a position (dict or JSON text); `strict` demands every card be accounted for.
+
+        Bad input of any kind raises GameError (PositionError, naming the JSON path, for a bad field)."""
+        if isinstance(data, (str, bytes, bytearray)):
+            try:
+                data = json.loads(data)
+            except json.JSONDecodeError as e:
+                raise GameError(f"the position is not valid JSON (line {e.lineno}, column {e.colno}: "
+                                f"{e.msg})") from None
+            except ValueError:          # bytes that are not UTF-8
+                raise GameError("the position is not valid JSON (not UTF-8 text)") from None
+            except RecursionError:
+                raise GameError("the position is nested too deeply to be a position") from None
         state, names = position.load(data, strict)
         return cls(state, names)
 
@@ -128,15 +138,23 @@ class Game:
         return self.state.legal_actions()
 
     def text(self, move: int) -> str:
-        return notation.move_text(self, move)
+        """The notation of a move code (legal or not in the current state); GameError for a non-move."""
+        if not _is_code(move):
+            raise GameError(f"move code {move!r} is not a move code (an integer from legal_moves())")
+        try:
+            return notation.move_text(self, move)
+        except (IndexError, KeyError, ValueError):
+            raise GameError(f"move code {move} is not a move of this game") from None
 
     def parse(self, text: str) -> int:
+        if not isinstance(text, str):
+            raise NotationError(f"a move is text in notation such as 'play Architect', not {text!r}")
         return notation.parse_move(self, text)
 
     def apply(self, move: int | str) -> int:
         """Apply a move given as a code or in notation; GameError names the reason and the legal moves."""
         code = self.parse(move) if isinstance(move, str) else move
-        if not isinstance(code, int) or not self.state.is_legal(code):
+        if not _is_code(code) or not self.state.is_legal(code):
             legal = ", ".join(self.text(m) for m in self.legal_moves())
             raise GameError(f"illegal move {move!r}; legal now: {legal}")
         self.state.apply(code)
@@ -152,6 +170,11 @@ class Game:
 
     def __repr__(self) -> str:
         return f"<Game {self.board.name} {self.n_players}p turn {self.state.turns} {self.phase} {self.decider_name}>"
+
+
+def _is_code(move) -> bool:
+    """An integer the core can take as a move code (a bool is not a move)."""
+    return isinstance(move, int) and not isinstance(move, bool) and 0 <= move < 2 ** 31
 
 
 def _board(name: str) -> compiled.CompiledBoard:

@@ -9,15 +9,23 @@ A game file is JSON:
 
 The moves are the truth: loading replays them from "initial" and checks that the result equals
 "current" (a hand-edited or damaged file is reported, never silently trusted). Writes are atomic
-(a temporary file in the same folder, then os.replace), so an interrupted write leaves the old file.
+(atomicio.write_atomic: a new temporary file in the same folder, then a rename), so an interrupted
+write leaves the old file; a game file that is a symlink is written through to its target.
+
+A command that changes a game holds `locked(path)` from load to save, so two commands at the same
+moment never lose a move: the second waits for the first (at most LOCK_WAIT_SECONDS), then reads
+the file the first one wrote.
 """
 from __future__ import annotations
 
 import json
 import os
-import tempfile
+import stat
+import time
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 
+from .atomicio import link_target, write_atomic
 from .game import Game, GameError
 from .notation import NotationError
 from .position import PositionError
@@ -26,8 +34,61 @@ FORMAT = "concordia-game"
 VERSION = 1
 
 
+LOCK_WAIT_SECONDS = 10.0    # a play or undo takes well under a second; longer means a stuck command
+
+
 class GameFileError(ValueError):
     """A game file that cannot be read, written or trusted; the message names the file and the field."""
+
+
+@contextmanager
+def locked(path: str, wait: float | None = None):
+    """Hold an exclusive lock on the game file `path` (its target, for a symlink) while the block runs.
+
+    The lock is an flock on the file itself, so no lock file is left behind. A save replaces the
+    file by a new one (a new inode), so after the wait the lock is taken again on whatever file the
+    path names now. A missing or non-regular file is not locked (the load that follows reports it).
+    Waits at most `wait` seconds (default LOCK_WAIT_SECONDS) for another command, then raises GameFileError."""
+    fd = _acquire(path, LOCK_WAIT_SECONDS if wait is None else wait)
+    try:
+        yield
+    finally:
+        if fd is not None:
+            os.close(fd)    # closing the last descriptor releases the flock
+
+
+def _acquire(path: str, wait: float) -> int | None:
+    import fcntl
+    deadline = time.monotonic() + wait
+    while True:
+        try:
+            target = link_target(path)
+            fd = os.open(target, os.O_RDONLY | getattr(os, "O_CLOEXEC", 0) | getattr(os, "O_NONBLOCK", 0))
+        except OSError:
+            return None
+        try:
+            st = os.fstat(fd)
+            if not stat.S_ISREG(st.st_mode):
+                os.close(fd)
+                return None
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            os.close(fd)
+            if time.monotonic() >= deadline:
+                raise GameFileError(f"{path} is being changed by another concordia command (still locked after "
+                                    f"{wait:g} seconds); try again when it has finished") from None
+            time.sleep(0.02)
+            continue
+        except OSError:
+            os.close(fd)
+            return None
+        try:
+            now = os.stat(target)
+        except OSError:
+            now = None
+        if now is not None and (now.st_dev, now.st_ino) == (st.st_dev, st.st_ino):
+            return fd
+        os.close(fd)        # the file was replaced while we waited: lock the new one
 
 
 @dataclass
@@ -101,7 +162,9 @@ class GameFile:
                 "current": self.game.to_json()}
 
     def save(self, overwrite: bool = True) -> None:
-        """Write atomically (temporary file + os.replace); refuse to replace an existing file unless overwrite."""
+        """Write atomically (see atomicio.write_atomic); refuse to replace an existing file unless overwrite.
+
+        A game file that is a symlink is written through: its target is replaced and the link stays."""
         if not overwrite and os.path.lexists(self.path):
             raise GameFileError(f"{self.path} already exists; choose another name or pass --force to replace it")
         text = json.dumps(self.to_json(), indent=1) + "\n"
@@ -110,27 +173,10 @@ class GameFile:
             raise GameFileError(f"{self.path} is a folder; give a file name such as {os.path.join(self.path, 'game.json')}")
         if not os.path.isdir(folder):
             raise GameFileError(f"cannot write {self.path}: folder {folder} does not exist")
-        tmp = None
         try:
-            fd, tmp = tempfile.mkstemp(prefix="." + os.path.basename(self.path) + ".", suffix=".tmp", dir=folder)
-            try:  # keep the file's permissions (mkstemp creates it private)
-                mode = os.stat(self.path).st_mode & 0o777
-            except OSError:
-                umask = os.umask(0)
-                os.umask(umask)
-                mode = 0o666 & ~umask
-            os.chmod(tmp, mode)
-            with os.fdopen(fd, "w", encoding="utf-8") as f:
-                f.write(text)
-                f.flush()
-                os.fsync(f.fileno())
-            os.replace(tmp, self.path)
-            tmp = None
+            write_atomic(self.path, text, follow_link=True)
         except OSError as e:
             raise GameFileError(f"cannot write {self.path}: {e.strerror or e}") from None
-        finally:
-            if tmp is not None and os.path.exists(tmp):
-                os.unlink(tmp)
 
     @classmethod
     def load(cls, path: str) -> "GameFile":

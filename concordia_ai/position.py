@@ -2,6 +2,12 @@
 
 See docs/position-format.md. `dump(state, names)` writes one; `load(data)` validates every field and
 raises PositionError naming the JSON path of the first bad one.
+
+A loaded position, loose or strict, is one that play can continue from and save again: it is never a
+dead end (every player holds a Tribune, so nobody runs out of cards), its numbers stay far below the
+core's limits (MAX_COINS, MAX_TURN: a real game uses a few hundred at most), and it keeps the
+invariants play keeps (a single-capacity route holds one colonist; mid-Architect, only the mover's
+own colonists may share one, and the movement must be able to end within capacity).
 """
 from __future__ import annotations
 
@@ -9,15 +15,31 @@ from typing import Any
 
 from . import compiled, core
 from .content import BOARD_NAMES
+from .errors import GameError
 
 FORMAT = "concordia-position"
 VERSION = 1
 STOREHOUSE = "storehouse"
 SIDES = ("goods", "coins")
 PHASE_CODES = {name: code for code, name in core.PHASES.items()}
+# far below the core's 2^30 so that no amount of play from a loaded position overflows it
+MAX_COINS = 10 ** 6
+MAX_TURN = 10 ** 6
+MAX_INTERMEDIATE_VP = 10 ** 4
+CARD_COUNT_LIMIT = 30       # the core's limit on the cards of one kind in a hand or a discard pile
 
 
-class PositionError(ValueError):
+def _max_owned(R) -> int:
+    """Cards of one kind a player may own in a loaded position: the core's limit less the most
+    copies of one kind in the market, so that buying them all stays within it (a Tribune takes the
+    discard pile back into the hand)."""
+    copies: dict[int, int] = {}
+    for m in R.market:
+        copies[m.kind] = copies.get(m.kind, 0) + 1
+    return CARD_COUNT_LIMIT - max(copies.values())
+
+
+class PositionError(GameError):
     """A bad position: `path` is the JSON path of the first bad field."""
 
     def __init__(self, path: str, message: str):
@@ -194,6 +216,9 @@ def load(data: Any, strict: bool = False, problems: list | None = None) -> tuple
     names = []
     for i, p in enumerate(players):
         name = _get(p, "name", f"$.players[{i}]", str)
+        if name != name.strip():
+            raise PositionError(f"$.players[{i}].name",
+                                f"{name!r} has spaces at an end; write it as {name.strip()!r}")
         if not name.strip() or name.lower() in [x.lower() for x in names] or name.lower() in ("chance", "nobody"):
             raise PositionError(f"$.players[{i}].name", f"{name!r} is empty, reserved or used twice (names ignore case)")
         names.append(name)
@@ -221,6 +246,8 @@ def load(data: Any, strict: bool = False, problems: list | None = None) -> tuple
         coins = _get(p, "coins", path, int)
         if coins < 0:
             raise PositionError(f"{path}.coins", "cannot be negative")
+        if coins > MAX_COINS:
+            raise PositionError(f"{path}.coins", f"{coins} is more than {MAX_COINS} (a real game uses a few hundred)")
         gd = _get(p, "goods", path, dict)
         vec = [0] * 5
         for g, cnt in gd.items():
@@ -254,8 +281,17 @@ def load(data: Any, strict: bool = False, problems: list | None = None) -> tuple
             top=-1 if top is None else _choice(top, kind_labels, f"{path}.top", "card"),
             inter_done=0 if p.get("intermediate_vp") is None else 1,
             inter_vp=_get(p, "intermediate_vp", path, int) if p.get("intermediate_vp") is not None else 0))
+        max_owned = _max_owned(R)
+        for k, (held, played) in enumerate(zip(raw_players[-1]["hand"], raw_players[-1]["discard"])):
+            if held + played > max_owned:
+                raise PositionError(f"{path}.hand.{kind_labels[k]}",
+                                    f"{held + played} {kind_labels[k]} cards in hand and discard; at most "
+                                    f"{max_owned} (the engine counts to {CARD_COUNT_LIMIT}, and more can be bought)")
         if raw_players[-1]["inter_vp"] < 0:
             raise PositionError(f"{path}.intermediate_vp", "cannot be negative")
+        if raw_players[-1]["inter_vp"] > MAX_INTERMEDIATE_VP:
+            raise PositionError(f"{path}.intermediate_vp", f"{raw_players[-1]['inter_vp']} is more than "
+                                f"{MAX_INTERMEDIATE_VP}")
 
     cities = _get(data, "cities", "$", dict)
     city_good = [-1] * len(board.cities)
@@ -345,6 +381,8 @@ def load(data: Any, strict: bool = False, problems: list | None = None) -> tuple
     turn_number = _get(turn, "number", "$.turn", int, optional=True, default=0)
     if turn_number < 0:
         raise PositionError("$.turn.number", f"{turn_number} is negative")
+    if turn_number > MAX_TURN:
+        raise PositionError("$.turn.number", f"{turn_number} is more than {MAX_TURN} (a real game lasts about 100)")
     final_turns = _get(end, "final_turns_left", "$.end", int, optional=True, default=0)
     if not 0 <= final_turns <= n - 1:
         raise PositionError("$.end.final_turns_left", f"{final_turns} is not in 0..{n - 1}")
@@ -352,9 +390,12 @@ def load(data: Any, strict: bool = False, problems: list | None = None) -> tuple
     inter_paid = _get(data, "intermediate_paid", "$", bool, optional=True, default=False)
     turn_player = seat(_get(turn, "player", "$.turn", str), "$.turn.player")
     _check_decider(phase_name, decider_code, turn_player, scratch, names)
+    tribune = next(k for k, kind in enumerate(R.kinds) if kind.name == "Tribune")
     for i, p in enumerate(raw_players):
-        if not any(p["hand"]):
-            raise PositionError(f"$.players[{i}].hand", "empty: a player always holds at least the Tribune")
+        if not p["hand"][tribune]:
+            # without one a player who plays out their hand has no move left: a dead end
+            raise PositionError(f"$.players[{i}].hand", "holds no Tribune: a player always holds the Tribune "
+                                "(playing it takes every card back)")
     if strict:
         found = _check_cards(raw_players, display, by_deck, n, names) + \
             _check_markers(board, city_goods=city_good, marker_good=marker_good)
@@ -362,7 +403,7 @@ def load(data: Any, strict: bool = False, problems: list | None = None) -> tuple
             raise found[0]
         if problems is not None:
             problems.extend(found)
-    _check_routes(board, raw_players, phase_name, names)
+    _check_routes(board, raw_players, phase_name, names, turn_player, scratch.get("moved", 0))
     raw = dict(
         board=board_id, n_players=n, options=options, phase=PHASE_CODES[phase_name], decider=decider_code,
         turn_player=turn_player,
@@ -504,18 +545,24 @@ def check(data: Any) -> list[PositionError]:
     return problems
 
 
-def _check_routes(board, players: list[dict], phase: str, names: list[str]) -> None:
-    """A single-capacity route holds one colonist (mid-movement of an Architect excepted)."""
-    if phase == "architect-move":
-        return
-    seen = {}
+def _check_routes(board, players: list[dict], phase: str, names: list[str], turn_player: int, moved) -> None:
+    """A single-capacity route holds one colonist. Mid-Architect (capacity is judged at the end of the
+    movement) a route may also hold the mover's colonist that just moved there together with the
+    mover's colonists that still have to move on; nobody else's (they cannot move away)."""
+    moved = moved if isinstance(moved, int) and not isinstance(moved, bool) else 0
+    holders: dict[int, list[tuple[int, int]]] = {}
     for i, p in enumerate(players):
         for j, loc in enumerate(p["colonists"]):
-            if loc < core.ROUTE_OFFSET or not board.routes[loc - core.ROUTE_OFFSET][3]:
-                continue
-            if loc in seen:
-                kind, idx = ("land", j) if j < 3 else ("sea", j - 3)
-                raise PositionError(f"$.players[{i}].colonists.{kind}[{idx}]",
-                                    f"{route_name(board, loc - core.ROUTE_OFFSET)} already holds a colonist of "
-                                    f"{names[seen[loc]]}")
-            seen[loc] = i
+            if loc >= core.ROUTE_OFFSET and board.routes[loc - core.ROUTE_OFFSET][3]:
+                holders.setdefault(loc, []).append((i, j))
+    for loc, here in holders.items():
+        if len(here) < 2:
+            continue
+        if phase == "architect-move" and all(i == turn_player for i, _ in here) and \
+                sum(moved >> j & 1 for _, j in here) <= 1:
+            continue
+        i, j = here[1]
+        kind, idx = ("land", j) if j < 3 else ("sea", j - 3)
+        raise PositionError(f"$.players[{i}].colonists.{kind}[{idx}]",
+                            f"{route_name(board, loc - core.ROUTE_OFFSET)} already holds a colonist of "
+                            f"{names[here[0][0]]} (a route of capacity one)")

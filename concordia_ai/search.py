@@ -10,10 +10,12 @@ Root parallelism: with `jobs > 1`, independent searches with different seeds run
 from __future__ import annotations
 
 import math
+import os
 from dataclasses import asdict, dataclass, field, fields
 
 from . import core
 from .errors import GameError
+from .workers import call_in_worker
 
 REWARDS = ("win", "rank", "margin", "mix")
 ROLLOUTS = ("random", "greedy", "none")
@@ -128,8 +130,9 @@ def search(game, config: SearchConfig | None = None) -> SearchResult:
     else:
         from joblib import Parallel, delayed
         seeds = [config.seed * 1000003 + j for j in range(config.jobs)]
+        # workers end with this process (a killed `analyze` or `hint` leaves no searching workers)
         raws = Parallel(n_jobs=config.jobs)(
-            delayed(_run)(game.state.copy(), config.core_dict(s)) for s in seeds)
+            delayed(call_in_worker)(os.getpid(), _run, game.state.copy(), config.core_dict(s)) for s in seeds)
     return _merge(game, raws, config)
 
 

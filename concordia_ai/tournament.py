@@ -17,9 +17,15 @@ Log (`OUT/games.jsonl`): one JSON object per finished game, appended and fsync'e
 parent process (a killed run loses only the games in flight). `OUT/tournament.json` holds the
 configuration; `--resume` checks it and plays the missing games. A torn last line (a kill during a
 write) is cut off on resume.
+
+Files (atomicio): tournament.json is replaced atomically, the log is appended and repaired only as a
+regular file of OUT (a symlink there is refused, never followed). A run that fails before its first
+game is logged removes what it created (a rerun is not refused as "already holds a tournament").
+Workers (loky or local Dask) end when the parent process ends (concordia_ai.workers).
 """
 from __future__ import annotations
 
+import functools
 import hashlib
 import itertools
 import json
@@ -29,9 +35,11 @@ import time
 from dataclasses import asdict, dataclass, field
 
 from . import ratings
+from .atomicio import open_append, open_update, write_atomic
 from .bots import BotSpecError, make_bot, parse_spec, play_game
 from .content import BOARD_NAMES
 from .errors import ConcordiaError
+from .workers import call_in_worker
 
 LOG_NAME = "games.jsonl"
 CONFIG_NAME = "tournament.json"
@@ -230,13 +238,16 @@ def read_log(path: str, repair: bool = False) -> list[dict]:
         except ValueError:
             keep = len(complete) + 1 if complete else 0
         if repair:
-            with open(path, "r+b") as f:
-                f.truncate(keep)
-                if keep == len(data):
-                    f.seek(0, 2)
-                    f.write(b"\n")
-                f.flush()
-                os.fsync(f.fileno())
+            try:
+                with open_update(path) as f:
+                    f.truncate(keep)
+                    if keep == len(data):
+                        f.seek(0, 2)
+                        f.write(b"\n")
+                    f.flush()
+                    os.fsync(f.fileno())
+            except OSError as e:
+                raise TournamentError(f"cannot repair log {path}: {e.strerror or e}") from None
     return records
 
 
@@ -285,14 +296,21 @@ def build_config(spec: dict) -> TournamentConfig:
                                    **spec.pop("game_options", {}))
 
 
-def prepare(spec: dict | TournamentConfig, out: str, resume: bool) -> tuple[TournamentConfig, list[dict]]:
-    """Create or check OUT; returns the config to use and the records already logged.
+def prepare(spec: dict | TournamentConfig, out: str,
+            resume: bool) -> tuple[TournamentConfig, list[dict], list[str]]:
+    """Create or check OUT; returns the config to use, the records already logged, and what this call
+    created (files and folders, innermost first, for `discard_created`).
 
     On resume, the fields that `spec` leaves out are taken from OUT/tournament.json; a field it gives
     must equal the logged one (except games: a resumed tournament may be extended or shortened)."""
     cfg_path, log_path = os.path.join(out, CONFIG_NAME), os.path.join(out, LOG_NAME)
     if os.path.exists(out) and not os.path.isdir(out):
         raise TournamentError(f"--out: {out} is a file; give a folder for the tournament log")
+    for path in (cfg_path, log_path):
+        if os.path.islink(path):
+            raise TournamentError(f"--out: {path} is a symbolic link; a tournament writes only files of its own "
+                                  f"in {out} (remove the link or choose another --out)")
+    created: list[str] = []
     if os.path.exists(cfg_path) or os.path.exists(log_path):
         if not resume:
             n = len(read_log(log_path)) if os.path.exists(log_path) else 0
@@ -318,19 +336,46 @@ def prepare(spec: dict | TournamentConfig, out: str, resume: bool) -> tuple[Tour
         if resume:
             raise TournamentError(f"--resume: no tournament in {out} to resume (no {CONFIG_NAME})")
         config = build_config(spec)
-        try:
-            os.makedirs(out, exist_ok=True)
-        except OSError as e:
-            raise TournamentError(f"--out: cannot create {out}: {e.strerror or e}") from None
+        created = _make_folders(out)
         records = []
-    tmp = cfg_path + ".tmp"
-    with open(tmp, "w", encoding="utf-8") as f:
-        json.dump(config.to_json(), f, indent=1)
-        f.write("\n")
-        f.flush()
-        os.fsync(f.fileno())
-    os.replace(tmp, cfg_path)
-    return config, records
+    try:
+        write_atomic(cfg_path, json.dumps(config.to_json(), indent=1) + "\n")
+    except OSError as e:
+        discard_created(created)
+        raise TournamentError(f"--out: cannot write {cfg_path}: {e.strerror or e}") from None
+    if not resume:
+        created.insert(0, cfg_path)
+    return config, records, created
+
+
+def _make_folders(out: str) -> list[str]:
+    """os.makedirs(out), returning the folders it made, innermost first."""
+    made = []
+    path = os.path.abspath(out)
+    while not os.path.exists(path):
+        made.append(path)
+        parent = os.path.dirname(path)
+        if parent == path:
+            break
+        path = parent
+    try:
+        os.makedirs(out, exist_ok=True)
+    except OSError as e:
+        discard_created([m for m in made if os.path.isdir(m)])
+        raise TournamentError(f"--out: cannot create {out}: {e.strerror or e}") from None
+    return made
+
+
+def discard_created(created: list[str]) -> None:
+    """Remove what a failed start created: its files, then its folders if they are empty."""
+    for path in created:
+        try:
+            if os.path.isdir(path) and not os.path.islink(path):
+                os.rmdir(path)          # only if empty: never remove what someone else put there
+            else:
+                os.unlink(path)
+        except OSError:
+            pass
 
 
 def _loky_results(tasks: list[dict], jobs: int):
@@ -345,7 +390,7 @@ def _loky_results(tasks: list[dict], jobs: int):
     # is collected, which happens after this function has returned: the filter must outlive it
     warnings.filterwarnings("ignore", message=".*tasks have been successfully executed.*")
     yield from Parallel(n_jobs=jobs, return_as="generator_unordered", batch_size=1,
-                        pre_dispatch="2*n_jobs")(delayed(play_task)(t) for t in tasks)
+                        pre_dispatch="2*n_jobs")(delayed(call_in_worker)(os.getpid(), play_task, t) for t in tasks)
 
 
 def _dask_results(tasks: list[dict], jobs: int, scheduler: str | None):
@@ -363,7 +408,9 @@ def _dask_results(tasks: list[dict], jobs: int, scheduler: str | None):
         else:
             cluster = LocalCluster(n_workers=jobs, threads_per_worker=1, processes=True, dashboard_address=None)
             client = Client(cluster)
-        futures = client.map(play_task, tasks, pure=False)
+        # local workers watch this process and end with it; a remote cluster's workers cannot
+        parent = None if scheduler else os.getpid()
+        futures = client.map(functools.partial(call_in_worker, parent, play_task), tasks, pure=False)
         try:
             for fut in as_completed(futures):
                 yield fut.result()
@@ -382,7 +429,18 @@ def run(config: dict | TournamentConfig, out: str, jobs: int = 1, resume: bool =
         raise TournamentError(f"--backend: {backend!r}; valid: loky, dask")
     if jobs < 1:
         raise TournamentError(f"--jobs: {jobs} must be >= 1")
-    config, records = prepare(config, out, resume)
+    config, records, created = prepare(config, out, resume)
+    try:
+        return _play(config, records, created, out, jobs, backend, scheduler, progress, bootstrap)
+    except BaseException:
+        # a failed start (a bad scheduler, a bot that fails in its first game, Ctrl-C) leaves nothing behind
+        log_path = os.path.join(out, LOG_NAME)
+        if created and (not os.path.exists(log_path) or os.path.getsize(log_path) == 0):
+            discard_created([log_path] + created)
+        raise
+
+
+def _play(config, records, created, out, jobs, backend, scheduler, progress, bootstrap) -> dict:
     names = [b.name for b in config.bots]
     done = {(r["block"], r["rotation"]) for r in records}
     previously = len(records)
@@ -403,7 +461,11 @@ def run(config: dict | TournamentConfig, out: str, jobs: int = 1, resume: bool =
         results = _dask_results(tasks, jobs, scheduler) if backend == "dask" else _loky_results(tasks, jobs)
         log_path = os.path.join(out, LOG_NAME)
         try:
-            with open(log_path, "a", encoding="utf-8") as f:
+            try:
+                log = open_append(log_path)
+            except OSError as e:
+                raise TournamentError(f"--out: cannot write the log {log_path}: {e.strerror or e}") from None
+            with log as f:
                 for rec in results:
                     append_record(f, rec)
                     records.append(rec)

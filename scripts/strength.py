@@ -25,6 +25,7 @@ import zlib
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
+from concordia_ai.atomicio import open_append  # noqa: E402
 from concordia_ai.bots import make_bot, parse_spec  # noqa: E402
 from concordia_ai.game import Game  # noqa: E402
 
@@ -151,7 +152,7 @@ def main() -> None:
     new_rows = []
     if todo:
         from joblib import Parallel, delayed
-        log = open(args.log, "a") if args.log else None
+        log = open_append(args.log) if args.log else None
         try:
             gen = Parallel(n_jobs=args.jobs, return_as="generator")(delayed(play_one)(*t) for t in todo)
             for i, r in enumerate(gen, 1):

@@ -1,4 +1,4 @@
-"""Shared helpers to construct positions for rule tests (import only; see the rule test modules).
+"""The one set of helpers that construct positions for the tests (import only).
 
 A position starts from `Game.new(board, players, seed).to_json()` and is then edited field by field:
 
@@ -9,17 +9,26 @@ A position starts from `Game.new(board, players, seed).to_json()` and is then ed
     set_turn(pos, 0)
     g = load(pos)
 
-Every city gets a fixed good from `CITY_GOODS` (a legal Imperium layout) so that no test depends on the
-seed's shuffle; tests override the cities they rely on. Reading back: `player(g, i)` is the position dict of
-seat i; `goods(g, i)`, `coins(g, i)`, `colonists(g, i)`, `houses(g, i)`; `moves(g)` the legal moves as text.
+or, for a card play from the starting hand:
+
+    pos = base(3)
+    played(pos, 0, "Mercator/3", "Prefect")       # seat 0 has played these (the last on top)
+    g = start(pos, 0)                              # phase "play", seat 0 to decide; the turn number kept
+    assert "play Architect" in moves(g)
+
+Every Imperium city gets a fixed good from `CITY_GOODS` (the seed-1 deal, a legal layout) so that no
+test depends on the seed's shuffle; tests override the cities they rely on. Reading back: `player(g, i)`
+is the position dict of seat i; `goods(g, i)`, `coins(g, i)`, `colonists(g, i)`, `houses(g, i)`;
+`moves(g)` the legal moves as text; `ok(g)` checks the core's invariants.
 """
 from __future__ import annotations
 
 import copy
 
-from concordia_ai.game import Game
+from concordia_ai.game import CHANCE, Game, GameError  # noqa: F401  (re-exported for the tests)
 
 GOODS = ("brick", "food", "tool", "wine", "cloth")
+PRICE = {"brick": 3, "food": 4, "tool": 5, "wine": 6, "cloth": 7}
 
 # A fixed Imperium layout (every city named, same token counts as the seed-1 deal).
 CITY_GOODS = {
@@ -42,7 +51,7 @@ PROVINCES = {
     "Syria": ["Antiochia", "Tyros"], "Aegyptus": ["Alexandria", "Memphis", "Petra"],
 }
 
-STARTING_HAND = {"Tribune": 1, "Architect": 1, "Prefect": 2, "Mercator/3": 1, "Diplomat/Jupiter": 1,
+START_HAND = {"Tribune": 1, "Architect": 1, "Prefect": 2, "Mercator/3": 1, "Diplomat/Jupiter": 1,
                  "Senator": 1}
 
 
@@ -50,9 +59,13 @@ def _best(goods_list):
     return max(goods_list, key=GOODS.index)
 
 
-def base(players: int = 3, board: str = "imperium", seed: int = 1) -> dict:
-    """A fresh start position with the fixed layout; markers follow the layout, goods side up."""
-    pos = Game.new(board, players, seed=seed).to_json()
+def base(players: int = 3, board: str = "imperium", seed: int = 1, wine_variant: bool = False,
+         intermediate_scoring: bool = False) -> dict:
+    """A fresh start position with the fixed layout (markers follow it, goods side up); the turn
+    scratch is dropped (the loader fills its defaults)."""
+    pos = Game.new(board, players, seed=seed, wine_variant=wine_variant,
+                   intermediate_scoring=intermediate_scoring).to_json()
+    pos["turn"].pop("scratch", None)
     if board == "imperium":
         set_cities(pos, CITY_GOODS)
     return pos
@@ -84,11 +97,15 @@ def all_markers(pos: dict, side: str) -> dict:
     return pos
 
 
+KEEP = "keep"
+
+
 def set_player(pos: dict, i: int, *, coins=None, goods=None, land=None, sea=None, houses=None,
-               hand=None, discard=None, top=None, played=None, extra=None) -> dict:
+               hand=None, discard=None, top=KEEP, played=None, extra=None) -> dict:
     """Edit seat i. goods: dict (missing kinds are 0). land/sea: up to 3 places, padded with 'storehouse'.
-    hand/discard: dicts replacing the piles; `top` defaults to a card of the discard pile (None if empty).
-    played: labels moved one by one from the hand to the discard pile (the last one on top).
+    hand/discard: dicts replacing the piles. top: a card label, or None for an empty pile; left out, it is
+    kept, or with a new `discard` becomes a card of that pile (None if it is empty).
+    played: labels moved one by one from the current hand to the discard pile (the last one on top).
     extra: cards {label: count} added to the hand first (a player always owns at least the 7 starting cards)."""
     p = pos["players"][i]
     if extra is not None:
@@ -119,12 +136,27 @@ def set_player(pos: dict, i: int, *, coins=None, goods=None, land=None, sea=None
         p["hand"] = dict(hand)
     if discard is not None:
         p["discard"] = dict(discard)
-        if top is None:
+        if top == KEEP:
             top = next(iter(discard), None) if discard else None
-        p["top"] = top
-    elif top is not None:
+    if top != KEEP:
         p["top"] = top
     return pos
+
+
+def played(pos: dict, i: int, *labels: str, extra: dict | None = None) -> dict:
+    """Seat i has played `labels` (the last one on top) out of the starting hand (plus `extra` cards
+    in hand): the hand is the starting hand minus what was played, the discard holds what was played.
+    A label not in the starting hand (a bought card) is simply added to the discard."""
+    hand = dict(START_HAND)
+    for k, v in (extra or {}).items():
+        hand[k] = hand.get(k, 0) + v
+    discard: dict = {}
+    for lab in labels:
+        if hand.get(lab, 0) > 0:
+            hand[lab] -= 1
+        discard[lab] = discard.get(lab, 0) + 1
+    hand = {k: v for k, v in hand.items() if v}
+    return set_player(pos, i, hand=hand, discard=discard, top=labels[-1] if labels else None)
 
 
 def set_turn(pos: dict, seat: int, phase: str = "play", number: int = 10) -> dict:
@@ -146,6 +178,20 @@ def set_pm(pos: dict, seat: int) -> dict:
 
 def load(pos: dict) -> Game:
     return Game.from_json(copy.deepcopy(pos))
+
+
+def start(pos: dict, player: int = 0, number: int | None = None) -> Game:
+    """Load pos with `player` to play a card (phase 'play'), keeping the turn number unless given."""
+    pos = copy.deepcopy(pos)
+    set_turn(pos, player, number=pos["turn"]["number"] if number is None else number)
+    return load(pos)
+
+
+def run(g: Game, *steps: str) -> Game:
+    """Apply moves in notation, in order."""
+    for m in steps:
+        g.apply(m)
+    return g
 
 
 def build(players: int = 3, turn: int = 0, **seat0) -> tuple[dict, Game]:

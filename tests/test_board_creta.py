@@ -67,7 +67,7 @@ def test_colonist_card_places_in_knossos_and_house_cities_only():
     pos = position()
     me = pos["players"][0]
     me["goods"].update(food=1, tool=1)
-    me["hand"] = {"Colonist": 1}
+    me["hand"] = {"Tribune": 1, "Colonist": 1}
     me["houses"] = ["Gortyn"]
     g = Game.from_json(pos)
     g.apply("play Colonist")
@@ -82,7 +82,7 @@ def test_no_house_in_knossos():
     me = pos["players"][0]
     me["coins"] = 50
     me["goods"] = dict(NO_GOODS, brick=2, wine=2)
-    me["hand"] = {"Architect": 1}
+    me["hand"] = {"Tribune": 1, "Architect": 1}
     me["colonists"]["land"] = ["Chersonasos-Knossos", "storehouse", "storehouse"]
     g = Game.from_json(pos)
     g.apply("play Architect")
@@ -98,7 +98,7 @@ def test_no_house_in_knossos():
 
 def test_gavdos_producer_chooses_any_good():
     pos = position(cities={"Gavdos": "food"})
-    pos["players"][0]["hand"] = {"Prefect": 1}
+    pos["players"][0]["hand"] = {"Tribune": 1, "Prefect": 1}
     g = Game.from_json(pos)
     g.apply("play Prefect")
     brown = [t for t in legal_texts(g) if t.startswith("produce Brown")]
@@ -107,7 +107,7 @@ def test_gavdos_producer_chooses_any_good():
 
 def test_gavdos_production_marker_coin_side_and_city_goods():
     pos = position(cities={"Gavdos": "food"})
-    pos["players"][0]["hand"] = {"Prefect": 2}
+    pos["players"][0]["hand"] = {"Tribune": 1, "Prefect": 2}
     pos["players"][1]["houses"] = ["Gavdos"]
     g = Game.from_json(pos)
     g.apply("play Prefect")
@@ -122,7 +122,7 @@ def test_gavdos_production_marker_coin_side_and_city_goods():
 def test_gavdos_not_producible_while_coin_side_up():
     pos = position(cities={"Gavdos": "food"})
     pos["provinces"]["Brown"] = {"marker": "wine", "side": "coins"}
-    pos["players"][0]["hand"] = {"Prefect": 1}
+    pos["players"][0]["hand"] = {"Tribune": 1, "Prefect": 1}
     g = Game.from_json(pos)
     g.apply("play Prefect")
     assert not [t for t in legal_texts(g) if t.startswith("produce Brown")]
@@ -131,7 +131,7 @@ def test_gavdos_not_producible_while_coin_side_up():
 def test_gavdos_bonus_doubled_by_praefectus_magnus():
     pos = position(cities={"Gavdos": "food"})
     pos["praefectus_magnus"] = "P1"
-    pos["players"][0]["hand"] = {"Prefect": 1}
+    pos["players"][0]["hand"] = {"Tribune": 1, "Prefect": 1}
     pos["players"][0]["houses"] = ["Gavdos"]
     g = Game.from_json(pos)
     g.apply("play Prefect")
@@ -146,8 +146,8 @@ def test_gavdos_bonus_doubled_by_praefectus_magnus():
 def test_gavdos_marker_counts_for_cash_then_is_removed(good, coins):
     pos = position(cities={"Gavdos": "food"})
     pos["provinces"]["Brown"] = {"marker": good, "side": "coins"}
-    pos["players"][0]["hand"] = {"Prefect": 1}
-    pos["players"][1]["hand"] = {"Prefect": 1}
+    pos["players"][0]["hand"] = {"Tribune": 1, "Prefect": 1}
+    pos["players"][1]["hand"] = {"Tribune": 1, "Prefect": 1}
     g = Game.from_json(pos)
     g.apply("play Prefect")
     g.apply("cash")
@@ -170,7 +170,7 @@ def test_cash_with_gavdos_and_other_markers():
     pos["provinces"]["Brown"] = {"marker": "cloth", "side": "coins"}
     pos["provinces"]["Blue"] = {"marker": "cloth", "side": "coins"}
     pos["provinces"]["Grey"] = {"marker": "wine", "side": "coins"}
-    pos["players"][0]["hand"] = {"Prefect": 1}
+    pos["players"][0]["hand"] = {"Tribune": 1, "Prefect": 1}
     pos["players"][0]["coins"] = 3
     g = Game.from_json(pos)
     g.apply("play Prefect")
@@ -184,7 +184,7 @@ def test_cash_with_gavdos_and_other_markers():
 
 def test_every_cash_pays_two_more_even_with_nothing_flipped():
     pos = position()
-    pos["players"][0]["hand"] = {"Prefect": 1}
+    pos["players"][0]["hand"] = {"Tribune": 1, "Prefect": 1}
     pos["players"][0]["coins"] = 4
     g = Game.from_json(pos)
     g.apply("play Prefect")
@@ -194,7 +194,7 @@ def test_every_cash_pays_two_more_even_with_nothing_flipped():
 
 def test_cash_through_diplomat_also_pays_the_extra():
     pos = position()
-    pos["players"][0]["hand"] = {"Diplomat/Jupiter": 1}
+    pos["players"][0]["hand"] = {"Tribune": 1, "Diplomat/Jupiter": 1}
     pos["players"][2]["discard"] = {"Prefect": 1}
     pos["players"][2]["top"] = "Prefect"
     g = Game.from_json(pos)
@@ -206,7 +206,7 @@ def test_cash_through_diplomat_also_pays_the_extra():
 
 def test_gavdos_production_through_diplomat():
     pos = position(cities={"Gavdos": "brick"})
-    pos["players"][0]["hand"] = {"Diplomat/Jupiter": 1}
+    pos["players"][0]["hand"] = {"Tribune": 1, "Diplomat/Jupiter": 1}
     pos["players"][2]["discard"] = {"Prefect": 1}
     pos["players"][2]["top"] = "Prefect"
     g = Game.from_json(pos)
@@ -218,7 +218,7 @@ def test_gavdos_production_through_diplomat():
 
 def test_imperium_cash_has_no_extra():
     pos = Game.new("imperium", 3, seed=1).to_json()
-    pos["players"][0]["hand"] = {"Prefect": 1}
+    pos["players"][0]["hand"] = {"Tribune": 1, "Prefect": 1}
     pos["players"][0]["coins"] = 4
     g = Game.from_json(pos)
     g.apply("play Prefect")

@@ -1,27 +1,27 @@
 """Diplomat (ruling 14): resolve, for oneself, the top card of another player's discard pile exactly as if
 played. Bought Mercator gives 5; copied Prefect uses the copier's Praefectus Magnus; copied specialist produces
 from the copier's houses; a Diplomat on top cannot be copied; an empty pile offers nothing."""
-from positions_b import base, coins, goods, ok, played, player, set_cities, set_player, start, texts
+from positions import base, coins, goods, moves, ok, played, player, set_cities, set_player, start
 
 GALLIA = {"Burdigala": "food", "Lutetia": "cloth", "Massilia": "tool"}
 
 
 def gallia_position():
-    pos = base("imperium", 3)
-    set_cities(pos, GALLIA)
+    pos = base(3)
+    set_cities(pos, GALLIA, markers=False)
     pos["provinces"]["Gallia"] = {"marker": "cloth", "side": "goods"}
     return pos
 
 
 def test_copy_bought_mercator_gives_5():
-    pos = base("imperium", 3)
+    pos = base(3)
     played(pos, 1, "Mercator/5")
     played(pos, 2, "Senator")
     set_player(pos, 0, coins=2)
     g = start(pos, 0)
     g.apply("play Diplomat")
     assert g.phase == "diplomat"
-    assert sorted(texts(g)) == ["copy Mercator/5", "copy Senator", "done"]
+    assert sorted(moves(g)) == ["copy Mercator/5", "copy Senator", "done"]
     g.apply("copy Mercator/5")
     assert coins(g, 0) == 7
     assert g.phase == "mercator"
@@ -95,15 +95,16 @@ def test_copied_prefect_cash_does_not_move_pm():
 
 
 def test_copied_specialist_produces_from_copiers_houses():
-    pos = base("imperium", 3)
-    set_cities(pos, {"Lutetia": "cloth", "Colonia Agrippina": "cloth", "Memphis": "cloth", "Olisipo": "brick"})
+    pos = base(3)
+    set_cities(pos, {"Lutetia": "cloth", "Colonia Agrippina": "cloth", "Memphis": "cloth", "Olisipo": "brick"},
+               markers=False)
     played(pos, 1, "Weaver")
     set_player(pos, 0, houses=["Lutetia", "Colonia Agrippina", "Olisipo"], goods={})
     set_player(pos, 1, houses=["Memphis"], goods={})
     pm_before = pos["praefectus_magnus"]
     g = start(pos, 0)
     g.apply("play Diplomat")
-    assert "copy Weaver" in texts(g)
+    assert "copy Weaver" in moves(g)
     g.apply("copy Weaver")
     assert g.phase == "play" and g.decider == 1          # the action ends by itself
     assert goods(g, 0) == dict(brick=0, food=0, tool=0, wine=0, cloth=2)
@@ -114,27 +115,27 @@ def test_copied_specialist_produces_from_copiers_houses():
 
 
 def test_diplomat_on_top_cannot_be_copied():
-    pos = base("imperium", 3)
+    pos = base(3)
     played(pos, 1, "Mercator/3", "Diplomat/Jupiter")
     played(pos, 2, "Architect")
     g = start(pos, 0)
     g.apply("play Diplomat")
-    assert sorted(texts(g)) == ["copy Architect", "done"]
+    assert sorted(moves(g)) == ["copy Architect", "done"]
     ok(g)
 
 
 def test_empty_pile_after_tribune_offers_nothing():
-    pos = base("imperium", 3)
+    pos = base(3)
     played(pos, 1)                      # P2 played a Tribune: pile empty
     played(pos, 2, "Senator")
     g = start(pos, 0)
     g.apply("play Diplomat")
-    assert sorted(texts(g)) == ["copy Senator", "done"]
+    assert sorted(moves(g)) == ["copy Senator", "done"]
     ok(g)
 
 
 def test_own_pile_is_not_offered():
-    pos = base("imperium", 3)
+    pos = base(3)
     played(pos, 0, "Mercator/3")
     set_player(pos, 0, coins=5)
     g = start(pos, 0)
@@ -146,7 +147,7 @@ def test_own_pile_is_not_offered():
 
 
 def test_diplomat_with_nothing_to_copy_ends_turn():
-    pos = base("imperium", 3)
+    pos = base(3)
     played(pos, 1, "Diplomat/Jupiter")
     played(pos, 2)
     before = pos["players"][0]
@@ -161,7 +162,7 @@ def test_diplomat_with_nothing_to_copy_ends_turn():
 
 def test_copied_architect_moves_copiers_colonists():
     # copying an Architect moves the copier's colonists (steps = copier's colonists on the board)
-    pos = base("imperium", 3)
+    pos = base(3)
     played(pos, 1, "Architect")
     set_player(pos, 0, land=["Lutetia"], sea=["Roma"])
     set_player(pos, 1, land=["Roma", "Roma", "Roma"], sea=["Roma", "Roma", "Roma"])
@@ -170,7 +171,7 @@ def test_copied_architect_moves_copiers_colonists():
     g.apply("copy Architect")
     assert g.phase == "architect-move" and g.decider == 0
     assert g.to_json()["turn"]["scratch"]["steps"] == 2
-    moves = [t for t in texts(g) if t.startswith("move")]
-    assert any(m.startswith("move land Lutetia >") for m in moves)
-    assert not any(m.startswith("move land Roma") for m in moves)
+    arch_moves = [t for t in moves(g) if t.startswith("move")]
+    assert any(m.startswith("move land Lutetia >") for m in arch_moves)
+    assert not any(m.startswith("move land Roma") for m in arch_moves)
     ok(g)

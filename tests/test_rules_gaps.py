@@ -10,7 +10,6 @@ from concordia_ai import game as game_mod
 from concordia_ai.game import Game
 
 import positions as P
-import positions_b as B
 
 GOODS = ("brick", "food", "tool", "wine", "cloth")
 NO_GOODS = {g: 0 for g in GOODS}
@@ -47,10 +46,10 @@ def seat(g, i):
 def test_senator_buying_nothing_changes_nothing():
     """Ruling 1: every part is optional. A Senator played and closed with `done` buys nothing: the display, the
     stack, goods and coins stay as they were; the Senator lies on the pile and the turn passes."""
-    pos = B.base("imperium", 3)
-    B.set_player(pos, 0, coins=9, goods=dict(brick=2, food=2, tool=2, wine=1, cloth=1), hand=dict(B.START_HAND),
+    pos = P.base(3)
+    P.set_player(pos, 0, coins=9, goods=dict(brick=2, food=2, tool=2, wine=1, cloth=1), hand=dict(P.START_HAND),
                  discard={}, top=None)
-    g = B.start(pos, 0)
+    g = P.start(pos, 0)
     before = g.to_json()
     g.apply("play Senator")
     assert g.phase == "senator" and g.decider == 0
@@ -64,13 +63,13 @@ def test_senator_buying_nothing_changes_nothing():
     me = after["players"][0]
     assert me["coins"] == 9
     assert me["goods"] == dict(brick=2, food=2, tool=2, wine=1, cloth=1)
-    hand = dict(B.START_HAND)
+    hand = dict(P.START_HAND)
     del hand["Senator"]
     assert me["hand"] == hand
     assert me["discard"] == {"Senator": 1} and me["top"] == "Senator"
     assert [p["coins"] for p in after["players"][1:]] == [6, 7]
     assert g.phase == "play" and g.decider == 1
-    B.ok(g)
+    P.ok(g)
 
 
 # ------------------------------------------------------------------------------------------ ruling 12
@@ -119,7 +118,7 @@ def test_second_end_trigger_has_no_effect():
     # P1: the 15th house (Novaria, tool city, first house there: 1 brick + 1 tool + 3 coins)
     g.apply("play Architect")
     g.apply("build Novaria")
-    assert g.phase == "architect-build" and B.texts(g) == ["done"]
+    assert g.phase == "architect-build" and P.moves(g) == ["done"]
     g.apply("done")
     assert len(P.houses(g, 0)) == 15 and P.coins(g, 0) == 7 and P.goods(g, 0) == P.gds()
     assert g.to_json()["end"] == {"concordia": "P1", "trigger_this_turn": False, "final_turns_left": 3}
@@ -128,7 +127,7 @@ def test_second_end_trigger_has_no_effect():
     # P2: its 15th house too (Aquileia, food city, first house there: 1 brick + 1 food + 2 coins)
     g.apply("play Architect")
     g.apply("build Aquileia")
-    assert g.phase == "architect-build" and B.texts(g) == ["done"]
+    assert g.phase == "architect-build" and P.moves(g) == ["done"]
     g.apply("done")
     assert len(P.houses(g, 1)) == 15 and P.coins(g, 1) == 8 and P.goods(g, 1) == P.gds()
     assert g.to_json()["end"] == {"concordia": "P1", "trigger_this_turn": False, "final_turns_left": 2}
@@ -327,21 +326,21 @@ def test_nile_food_with_one_free_space_is_a_keep_choice():
 
 def test_same_card_on_several_piles_offered_once():
     """The same card on top of several piles is one copy target: P2 and P3 show an Architect, P4 a Senator."""
-    pos = B.base("imperium", 4)
-    B.played(pos, 1, "Architect")
-    B.played(pos, 2, "Prefect", "Architect")
-    B.played(pos, 3, "Senator")
-    g = B.start(pos, 0)
+    pos = P.base(4)
+    P.played(pos, 1, "Architect")
+    P.played(pos, 2, "Prefect", "Architect")
+    P.played(pos, 3, "Senator")
+    g = P.start(pos, 0)
     g.apply("play Diplomat")
     assert g.phase == "diplomat"
     moves = [g.text(m) for m in g.legal_moves()]
     assert sorted(moves) == ["copy Architect", "copy Senator", "done"]
     assert len(moves) == 3
     # also with every other pile showing the same card
-    pos = B.base("imperium", 4)
+    pos = P.base(4)
     for i in (1, 2, 3):
-        B.played(pos, i, "Mercator/3")
-    g = B.start(pos, 0)
+        P.played(pos, i, "Mercator/3")
+    g = P.start(pos, 0)
     g.apply("play Diplomat")
     assert sorted(g.text(m) for m in g.legal_moves()) == ["copy Mercator/3", "done"]
-    B.ok(g)
+    P.ok(g)

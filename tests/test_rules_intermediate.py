@@ -1,10 +1,10 @@
 """Intermediate scoring (rulings 24, 37): option, off by default; scored at the end of the first Tribune (after
 its optional colonist), cards only; when all have been, 2 / 1 sestertii with competition ranking."""
-from positions_b import Game, base, coins, ok, played, player, set_player, start, texts
+from positions import Game, base, coins, moves, ok, played, player, set_player, start
 
 
 def three(p1=None, p2=None, **kw):
-    pos = base("imperium", 3, intermediate_scoring=True, **kw)
+    pos = base(3, intermediate_scoring=True, **kw)
     pos["players"][0]["intermediate_vp"] = p1
     pos["players"][1]["intermediate_vp"] = p2
     played(pos, 2, "Architect", "Prefect")          # P3 will recover 3 cards: no Tribune coins
@@ -95,7 +95,7 @@ def test_cards_only_no_concordia():
 
 def test_tribune_coins_count_in_the_score():
     # P3 recovers 5 cards (Tribune included): +2 coins -> 9 + 29 = 38 -> Vesta 3
-    pos = base("imperium", 3, intermediate_scoring=True)
+    pos = base(3, intermediate_scoring=True)
     played(pos, 2, "Architect", "Prefect", "Prefect", "Mercator/3")
     set_player(pos, 2, coins=9)                      # 11 + 29 = 40 -> Vesta 4
     g = start(pos, 2)
@@ -143,7 +143,7 @@ def test_nothing_paid_if_the_game_ends_first():
 
 
 def test_two_players_scored_in_turn_order():
-    pos = base("imperium", 2, intermediate_scoring=True)
+    pos = base(2, intermediate_scoring=True)
     played(pos, 0, "Architect", "Prefect")
     played(pos, 1, "Architect", "Prefect")
     g = start(pos, 0)
@@ -155,5 +155,5 @@ def test_two_players_scored_in_turn_order():
     g.apply("done")                                  # P2: 6 + 29 -> 3, Mars 4 -> 7
     assert player(g, 1)["intermediate_vp"] == 7
     assert [coins(g, i) for i in range(2)] == [5 + 2, 6 + 1]
-    assert texts(g)
+    assert moves(g)
     ok(g)

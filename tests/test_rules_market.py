@@ -2,7 +2,7 @@
 wine variant), display shift and refill after the purchases, external chance reveals, the end trigger."""
 import pytest
 
-from positions_b import CHANCE, GOODS, START_HAND, base, goods, ok, player, set_player, start, texts
+from positions import CHANCE, GOODS, START_HAND, base, goods, moves, ok, player, set_player, start
 
 DISPLAY = ["Colonist/I", "Mason/I", "Architect/I", "Prefect/I", "Mercator/I", "Diplomat/I", "Farmer/I"]
 # card costs: Colonist food, Mason food, Architect tool, Prefect wine, Mercator wine, Diplomat/I tool,
@@ -17,7 +17,7 @@ STACK = ["Smith/I", "Colonist/II", "Prefect/II", "Weaver/II", "Vintner/II", "Arc
 
 
 def market_game(stock=None, hand_extra=None, wine_variant=False, display=None, stack=None, chance="sample"):
-    pos = base("imperium", 2, wine_variant=wine_variant)
+    pos = base(2, wine_variant=wine_variant)
     pos["display"] = list(display or DISPLAY)
     order = list(STACK if stack is None else stack)
     pos["unseen"] = {}
@@ -56,13 +56,13 @@ def test_senator_price_by_position(variant, table, slot):
     label = DISPLAY[slot]
     if table[slot].get("any"):
         # 'any' is the buyer's choice: every good offered
-        offered = {t for t in texts(g) if t.startswith(f"buy {label} paying ")}
+        offered = {t for t in moves(g) if t.startswith(f"buy {label} paying ")}
         assert offered == {f"buy {label} paying {x}" for x in GOODS}
-        assert f"buy {label}" not in texts(g)
+        assert f"buy {label}" not in moves(g)
         paying = "brick"
         g.apply(f"buy {label} paying {paying}")
     else:
-        assert not any(t.startswith(f"buy {label} paying") for t in texts(g))
+        assert not any(t.startswith(f"buy {label} paying") for t in moves(g))
         paying = None
         g.apply(f"buy {label}")
     assert goods(g, 0) == minus(RICH, COST[slot], surcharge(table[slot], paying))
@@ -74,7 +74,7 @@ def test_surcharge_must_be_payable():
     # Prefect/I (wine) at position 4 needs wine + cloth: without cloth it is not offered
     g = market_game(stock=dict(brick=1, food=1, tool=1, wine=2))
     g.apply("play Senator")
-    t = texts(g)
+    t = moves(g)
     assert not any("Prefect/I" in x for x in t)
     assert "buy Colonist/I" in t
     # 'any' with only the goods of the card itself: Architect/I (tool) at position 3 cannot use tool twice
@@ -87,7 +87,7 @@ def test_second_purchase_priced_on_the_starting_display():
     g.apply("play Senator")
     g.apply("buy Colonist/I")                          # position 1: food
     assert g.to_json()["display"][0] is None           # no shift between the purchases
-    assert "buy Mason/I" not in texts(g)               # Mason/I still at position 2: 'any' still due
+    assert "buy Mason/I" not in moves(g)               # Mason/I still at position 2: 'any' still due
     g.apply("buy Mason/I paying tool")                 # food + tool
     assert goods(g, 0) == minus(RICH, dict(food=2, tool=1))
     ok(g)
@@ -138,7 +138,7 @@ def test_senator_buys_at_most_two():
 def test_consul_pays_card_cost_only():
     g = market_game(hand_extra={"Consul": 1})
     g.apply("play Consul")
-    t = texts(g)
+    t = moves(g)
     assert not any("paying" in x for x in t)
     assert "buy Farmer/I" in t
     g.apply("buy Farmer/I")                            # position 7: brick + food only
@@ -153,7 +153,7 @@ def test_consul_with_only_card_goods():
     # Diplomat/I costs one tool; at position 6 a Senator would add any + cloth
     g = market_game(stock=dict(tool=1), hand_extra={"Consul": 1})
     g.apply("play Consul")
-    t = texts(g)
+    t = moves(g)
     assert "buy Diplomat/I" in t and "buy Architect/I" in t
     assert "buy Colonist/I" not in t
     g.apply("buy Diplomat/I")
@@ -165,14 +165,14 @@ def test_bought_card_playable_next_turn_not_this_turn():
     g = market_game()
     g.apply("play Senator")
     g.apply("buy Colonist/I")
-    assert not any(x.startswith("play") for x in texts(g))
+    assert not any(x.startswith("play") for x in moves(g))
     g.apply("done")
     assert g.decider == 1
     g.apply("play Mercator/3")
     g.apply("done")
     assert g.decider == 0
-    assert "play Colonist" in texts(g)
-    assert "play Senator" not in texts(g)              # the Senator is on the discard pile
+    assert "play Colonist" in moves(g)
+    assert "play Senator" not in moves(g)              # the Senator is on the discard pile
     g.apply("play Colonist")
     assert g.phase == "colonist"
     ok(g)
@@ -186,11 +186,11 @@ def test_external_chance_reveals_unseen_cards_of_the_top_deck():
     g.apply("buy Colonist/I")
     g.apply("buy Mason/I paying tool")
     assert g.decider == CHANCE
-    assert texts(g) == ["reveal Smith/I"]                  # deck I before deck II
+    assert moves(g) == ["reveal Smith/I"]                  # deck I before deck II
     g.apply("reveal Smith/I")
     assert g.decider == CHANCE
     deck2 = {"reveal " + x for x in stack[1:]}
-    assert set(texts(g)) == deck2 and len(texts(g)) == len(deck2)
+    assert set(moves(g)) == deck2 and len(moves(g)) == len(deck2)
     g.apply("reveal Weaver/II")
     assert g.decider == 1 and g.phase == "play"
     assert g.to_json()["display"] == ["Architect/I", "Prefect/I", "Mercator/I", "Diplomat/I", "Farmer/I",
@@ -210,10 +210,10 @@ def test_external_chance_asks_for_every_refilled_card():
     g.apply("buy Colonist/I")
     g.apply("buy Mason/I paying tool")
     assert g.decider == CHANCE
-    assert sorted(texts(g)) == ["reveal Diplomat/I", "reveal Farmer/I", "reveal Smith/I"]
+    assert sorted(moves(g)) == ["reveal Diplomat/I", "reveal Farmer/I", "reveal Smith/I"]
     g.apply("reveal Smith/I")
     assert g.decider == CHANCE
-    assert sorted(texts(g)) == ["reveal Diplomat/I", "reveal Farmer/I"]
+    assert sorted(moves(g)) == ["reveal Diplomat/I", "reveal Farmer/I"]
     g.apply("reveal Farmer/I")
     assert g.decider == 1
     assert g.to_json()["display"] == ["Architect/I", "Prefect/I", "Mercator/I", "Consul/II", "Weaver/II",
@@ -224,7 +224,7 @@ def test_external_chance_asks_for_every_refilled_card():
 
 def test_external_chance_lists_all_unseen_of_deck_one():
     # a 3-player game: the unseen deck I cards are offered, never a deck II or III card
-    pos = base("imperium", 3)
+    pos = base(3)
     pos["display"] = ["Architect/I", "Prefect/I", "Mercator/I", "Diplomat/I", "Farmer/I", "Smith/I", "Consul/II"]
     pos["unseen"] = {"I": ["Colonist", "Mason"], "II": ["Architect", "Colonist", "Mercator", "Prefect", "Vintner",
                                                          "Weaver"],
@@ -237,7 +237,7 @@ def test_external_chance_lists_all_unseen_of_deck_one():
     g.apply("buy Architect/I")
     g.apply("done")
     assert g.decider == CHANCE
-    assert sorted(texts(g)) == ["reveal Colonist/I", "reveal Mason/I"]
+    assert sorted(moves(g)) == ["reveal Colonist/I", "reveal Mason/I"]
     g.apply("reveal Mason/I")
     assert g.decider == 1
     assert g.to_json()["display"][-1] == "Mason/I"
@@ -245,7 +245,7 @@ def test_external_chance_lists_all_unseen_of_deck_one():
 
 
 def test_buying_last_card_with_empty_stack_ends_game():
-    pos = base("imperium", 3)
+    pos = base(3)
     pos["display"] = ["Colonist/I"] + [None] * 6
     pos["unseen"] = {}
     pos["stack_order"] = []
@@ -253,7 +253,7 @@ def test_buying_last_card_with_empty_stack_ends_game():
     g.apply("play Senator")
     g.apply("buy Colonist/I")
     if g.phase == "senator":
-        assert texts(g) == ["done"]
+        assert moves(g) == ["done"]
         g.apply("done")
     assert g.to_json()["end"]["concordia"] == "P1"
     assert g.scores()[0]["Concordia"] == 7
@@ -273,7 +273,7 @@ def test_buying_last_card_with_empty_stack_ends_game():
 
 
 def test_buying_not_the_last_card_does_not_end():
-    pos = base("imperium", 3)
+    pos = base(3)
     pos["display"] = ["Colonist/I", "Mason/I"] + [None] * 5
     pos["unseen"] = {}
     pos["stack_order"] = []

@@ -1,7 +1,7 @@
 """Final scoring (rulings 22, 23): each god's score times the player's cards of that god (hand + discard)."""
 import pytest
 
-from positions_b import START_HAND, base, ok, played, set_cities, set_player, start
+from positions import START_HAND, base, ok, played, set_cities, set_player, start
 
 CITIES = {"Lutetia": "cloth", "Massilia": "tool", "Burdigala": "food", "Olisipo": "brick", "Novaria": "tool"}
 
@@ -14,7 +14,7 @@ def scored(pos, player=0):
 
 def test_start_hand_scores():
     # P1: 5 coins + goods 3+8+5+6+7 = 34 -> Vesta 3 (Senator); Mars 2 colonists * 2 (Tribune) = 4
-    g = start(base("imperium", 3), 0)
+    g = start(base(3), 0)
     s = g.scores()
     assert s[0] == dict(Vesta=3, Jupiter=0, Saturnus=0, Mercurius=0, Mars=4, Minerva=0, Concordia=0, Squares=0,
                         total=7)
@@ -22,8 +22,8 @@ def test_start_hand_scores():
 
 
 def test_full_example():
-    pos = base("imperium", 3)
-    set_cities(pos, CITIES)
+    pos = base(3)
+    set_cities(pos, CITIES, markers=False)
     set_player(pos, 0, coins=19, goods=dict(brick=1),
                houses=["Lutetia", "Massilia", "Olisipo", "Novaria"],
                land=["Roma", "Lutetia", "Massilia"], sea=["Roma"],
@@ -44,13 +44,13 @@ def test_full_example():
 
 
 def test_vesta_counts_goods_at_prices_and_rounds_down():
-    pos = base("imperium", 3)
+    pos = base(3)
     set_player(pos, 0, coins=19, goods=dict(brick=1))                    # 22 -> 2
     set_player(pos, 1, coins=9, goods={})                                # 9 -> 0
     set_player(pos, 2, coins=0, goods=dict(food=1, tool=1, wine=1, cloth=1, brick=1))   # 25 -> 2
     _, s = scored(pos)
     assert [x["Vesta"] for x in s] == [2, 0, 2]
-    pos2 = base("imperium", 3)
+    pos2 = base(3)
     set_player(pos2, 0, coins=6, goods=dict(food=1))                     # exactly 10 -> 1
     set_player(pos2, 1, coins=19, goods=dict(brick=1),
                hand=dict(START_HAND), discard={}, top=None)              # one Senator
@@ -59,31 +59,31 @@ def test_vesta_counts_goods_at_prices_and_rounds_down():
 
 
 def test_jupiter_ignores_brick_cities():
-    pos = base("imperium", 3)
-    set_cities(pos, {"Olisipo": "brick", "Vindobona": "brick", "Lutetia": "cloth"})
+    pos = base(3)
+    set_cities(pos, {"Olisipo": "brick", "Vindobona": "brick", "Lutetia": "cloth"}, markers=False)
     set_player(pos, 0, houses=["Olisipo", "Vindobona", "Lutetia"])
     _, s = scored(pos)
     assert s[0]["Jupiter"] == 2      # 1 non-brick house * (Architect + Diplomat/Jupiter)
 
 
 def test_saturnus_counts_provinces_once():
-    pos = base("imperium", 3)
-    set_cities(pos, CITIES)
+    pos = base(3)
+    set_cities(pos, CITIES, markers=False)
     set_player(pos, 0, houses=["Lutetia", "Massilia", "Burdigala", "Novaria"])   # Gallia x3, Italia
     _, s = scored(pos)
     assert s[0]["Saturnus"] == 4     # 2 provinces * 2 Prefects
 
 
 def test_mercurius_counts_kinds():
-    pos = base("imperium", 3)
-    set_cities(pos, CITIES)
+    pos = base(3)
+    set_cities(pos, CITIES, markers=False)
     set_player(pos, 0, houses=["Massilia", "Novaria", "Burdigala"])     # tool, tool, food
     _, s = scored(pos)
     assert s[0]["Mercurius"] == 4    # 2 kinds * 2 * one Mercator
 
 
 def test_mars_counts_colonists_on_board_including_routes():
-    pos = base("imperium", 3)
+    pos = base(3)
     g0 = start(pos, 0)
     # a land route from Roma: take it from the legal Architect moves
     g0.apply("play Architect")
@@ -98,16 +98,17 @@ def test_mars_counts_colonists_on_board_including_routes():
 @pytest.mark.parametrize("card,good,vp", [("Mason", "brick", 3), ("Farmer", "food", 3), ("Smith", "tool", 3),
                                           ("Vintner", "wine", 4), ("Weaver", "cloth", 5)])
 def test_minerva_values(card, good, vp):
-    pos = base("imperium", 3)
-    set_cities(pos, {"Lutetia": good, "Massilia": good, "Olisipo": "food" if good != "food" else "tool"})
+    pos = base(3)
+    set_cities(pos, {"Lutetia": good, "Massilia": good, "Olisipo": "food" if good != "food" else "tool"},
+               markers=False)
     set_player(pos, 0, houses=["Lutetia", "Massilia", "Olisipo"], hand={**START_HAND, card: 1})
     _, s = scored(pos)
     assert s[0]["Minerva"] == 2 * vp
 
 
 def test_cards_in_discard_count():
-    pos = base("imperium", 3)
-    set_cities(pos, CITIES)
+    pos = base(3)
+    set_cities(pos, CITIES, markers=False)
     played(pos, 0, "Prefect", "Prefect", "Architect")
     set_player(pos, 0, houses=["Lutetia", "Olisipo"])
     _, s = scored(pos)
@@ -115,8 +116,8 @@ def test_cards_in_discard_count():
 
 
 def test_total_is_the_sum():
-    pos = base("imperium", 3)
-    set_cities(pos, CITIES)
+    pos = base(3)
+    set_cities(pos, CITIES, markers=False)
     set_player(pos, 1, coins=31, houses=["Lutetia", "Novaria", "Olisipo"], land=["Roma", "Lutetia"],
                hand={**START_HAND, "Weaver": 1, "Mercator/5": 1})
     _, s = scored(pos)
@@ -129,7 +130,7 @@ def test_total_is_the_sum():
 
 
 def test_tie_pm_holder_wins():
-    pos = base("imperium", 4)                # all four start with 7 VP
+    pos = base(4)                # all four start with 7 VP
     pos["praefectus_magnus"] = "P2"
     g = start(pos, 0)
     assert [x["total"] for x in g.scores()] == [7, 7, 7, 7]
@@ -138,7 +139,7 @@ def test_tie_pm_holder_wins():
 
 
 def test_tie_break_after_the_holder():
-    pos = base("imperium", 4)
+    pos = base(4)
     pos["praefectus_magnus"] = "P2"
     set_player(pos, 1, coins=0, goods={})    # the holder drops out of the tie: Vesta 0
     set_player(pos, 2, coins=20)             # P3 strictly best: Vesta 4
@@ -148,7 +149,7 @@ def test_tie_break_after_the_holder():
 
 
 def test_tie_break_wraps_around():
-    pos = base("imperium", 3)
+    pos = base(3)
     pos["praefectus_magnus"] = "P1"
     set_player(pos, 0, coins=0, goods={})
     g = start(pos, 0)

@@ -5,7 +5,7 @@ from collections import Counter
 import pytest
 
 from concordia_ai import compiled
-from positions_b import START_HAND, Game
+from positions import START_HAND, Game
 
 GOODS = ("brick", "food", "tool", "wine", "cloth")
 DECK_SIZES = {"I": 8, "II": 7, "III": 6, "IV": 5, "V": 4}

@@ -2,7 +2,7 @@
 bonus, no Praefectus Magnus, other players get nothing; on overflow the player keeps what fits."""
 import pytest
 
-from positions_b import GOODS, START_HAND, base, goods, ok, player, set_cities, set_player, start, texts
+from positions import GOODS, START_HAND, base, goods, moves, ok, player, set_cities, set_player, start
 
 SPECIALIST = {"Mason": "brick", "Farmer": "food", "Smith": "tool", "Vintner": "wine", "Weaver": "cloth"}
 # three cities of Gallia / Hispania / Germania / Italia whose goods the tests set
@@ -12,12 +12,12 @@ CITIES = ["Lutetia", "Massilia", "Olisipo", "Valentia", "Vindobona", "Novaria"]
 def specialist_game(card, good, own_same=2, other_good="brick" , stock=None, placed=True, pm="P1"):
     """P1 owns `own_same` houses in `good` cities plus one in an `other_good` city; P2 owns a house in a
     `good` city too."""
-    pos = base("imperium", 3)
+    pos = base(3)
     other = other_good if other_good != good else "food"
     cities = {CITIES[i]: good for i in range(own_same)}
     cities[CITIES[4]] = other
     cities[CITIES[5]] = good                     # P2's
-    set_cities(pos, cities)
+    set_cities(pos, cities, markers=False)
     for name in pos["provinces"]:
         pos["provinces"][name]["side"] = "goods"
     pos["praefectus_magnus"] = pm
@@ -84,4 +84,4 @@ def test_houses_of_other_goods_do_not_produce():
 
 def test_specialist_not_offered_without_card():
     g, _ = specialist_game("Mason", "brick")
-    assert "play Mason" in texts(g) and "play Weaver" not in texts(g)
+    assert "play Mason" in moves(g) and "play Weaver" not in moves(g)

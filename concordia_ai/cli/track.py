@@ -11,7 +11,7 @@ from .. import compiled, core, history, render
 from ..content import BOARD_NAMES
 from ..game import Game, GameError
 from ..gamefile import FORMAT as GAME_FORMAT
-from ..gamefile import GameFile, GameFileError
+from ..gamefile import GameFile, GameFileError, locked
 from .app import UserError, main
 from .common import (GAME_FILE, GAME_OR_POSITION, _board_name, _echo_json, _load, _parse_cities, _parse_names,
                      _file_format, _split_list, load_any, load_position)
@@ -89,7 +89,8 @@ def new(ctx, game_file, board, players, seed, names, cities, display, wine_varia
     except GameError as e:
         raise UserError(f"--{e}" if re.match(r"(cities|display|names|players)\b", str(e)) else str(e)) from None
     gf = GameFile.create(game_file, game)
-    gf.save(overwrite=force)
+    with locked(game_file):    # --force: not under a play or undo that is writing this file
+        gf.save(overwrite=force)
     click.echo(f"created {game_file}: {game.board.source.name.title()}, {game.n_players} players "
                f"({', '.join(game.names)}), {origin}")
     lo, hi = game.board.source.recommended_players
@@ -190,15 +191,16 @@ def play(game_file, move):
     texts = [part.strip() for m in move for part in m.split(";") if part.strip()]
     if not texts:
         raise UserError("no move given; e.g. concordia play GAME_FILE 'play Architect'")
-    gf = _load(game_file)
-    try:
-        applied = gf.apply(texts)
-    except GameFileError as e:
-        if len(move) > 1 and all(" " not in m for m in move) and texts[0].lower() in (
-                "play", "copy", "colonist", "move", "build", "produce", "keep", "sell", "buy", "place", "reveal"):
-            raise UserError(f"{e} (quote each move: concordia play {game_file} \"{' '.join(move[:2])}\")") from None
-        raise
-    gf.save()
+    with locked(game_file):    # from load to save: a concurrent play waits instead of losing a move
+        gf = _load(game_file)
+        try:
+            applied = gf.apply(texts)
+        except GameFileError as e:
+            if len(move) > 1 and all(" " not in m for m in move) and texts[0].lower() in (
+                    "play", "copy", "colonist", "move", "build", "produce", "keep", "sell", "buy", "place", "reveal"):
+                raise UserError(f"{e} (quote each move: concordia play {game_file} \"{' '.join(move[:2])}\")") from None
+            raise
+        gf.save()
     for text in applied:
         click.echo(f"played: {text}")
     click.echo(render.next_line(gf.game, game_file))
@@ -225,24 +227,25 @@ def undo(game_file, steps, whole_turn):
     """
     if whole_turn and steps is not None:
         raise UserError("give one of --steps K or --turn, not both")
-    gf = _load(game_file)
-    if whole_turn:
-        turns = history.turns(Game.from_json(gf.initial), gf.moves)
-        if not turns:
-            raise UserError(f"--turn: nothing to undo; {game_file} has no moves since its start")
-        last = turns[-1]
-        dropped = gf.undo(len(last.steps))
-        gf.save()
-        what = "the turn in progress, " if not last.complete else ""
-        moves = f"{len(dropped)} move{'s' if len(dropped) != 1 else ''}"
-        click.echo(f"undone: {what}{render.turn_label(gf.game.n_players, last.number)}, {last.player}"
-                   f"{' (' + last.card + ')' if last.card else ''}, {moves}: {'; '.join(dropped)}"
-                   f"{' (back to the starting position, inside this turn)' if last.begun_before else ''}")
-    else:
-        dropped = gf.undo(1 if steps is None else steps)
-        gf.save()
-        for text in reversed(dropped):
-            click.echo(f"undone: {text}")
+    with locked(game_file):
+        gf = _load(game_file)
+        if whole_turn:
+            turns = history.turns(Game.from_json(gf.initial), gf.moves)
+            if not turns:
+                raise UserError(f"--turn: nothing to undo; {game_file} has no moves since its start")
+            last = turns[-1]
+            dropped = gf.undo(len(last.steps))
+            gf.save()
+            what = "the turn in progress, " if not last.complete else ""
+            moves = f"{len(dropped)} move{'s' if len(dropped) != 1 else ''}"
+            click.echo(f"undone: {what}{render.turn_label(gf.game.n_players, last.number)}, {last.player}"
+                       f"{' (' + last.card + ')' if last.card else ''}, {moves}: {'; '.join(dropped)}"
+                       f"{' (back to the starting position, inside this turn)' if last.begun_before else ''}")
+        else:
+            dropped = gf.undo(1 if steps is None else steps)
+            gf.save()
+            for text in reversed(dropped):
+                click.echo(f"undone: {text}")
     click.echo(render.next_line(gf.game, game_file))
 
 

@@ -1,0 +1,18 @@
+"""The example in docs/position-format.md is the engine's real output (regenerate it with
+scripts/position_example.py)."""
+import importlib.util
+import json
+import os
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+
+def test_the_documented_example_is_current():
+    spec = importlib.util.spec_from_file_location("position_example", os.path.join(ROOT, "scripts",
+                                                                                   "position_example.py"))
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    with open(mod.DOC, encoding="utf-8") as f:
+        shown = json.loads(mod.documented(f.read()))
+    assert shown == json.loads(mod.example()), "docs/position-format.md: run scripts/position_example.py"
+    assert shown["turn"]["card"] is None and shown["turn"]["scratch"]["merc_sold_last"] == -1
