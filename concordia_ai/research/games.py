@@ -352,7 +352,7 @@ def run(config: ResearchConfig, out: str, jobs: int = 1, resume: bool = False, b
         tasks = tasks[:limit]
     new = 0
     if tasks:
-        bar = parallel.progress_bar(len(keys), len(done), config.experiment) if progress else None
+        bar = parallel.progress_bar(len(keys), len(done & set(keys)), f"research {config.experiment}") if progress else None
         results = parallel.map_unordered(play_task, tasks, jobs, backend, scheduler)
         try:
             with open(os.path.join(out, LOG_NAME), "a", encoding="utf-8") as f:
