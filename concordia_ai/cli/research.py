@@ -111,10 +111,12 @@ def _play(experiment: str, command: str, opts: dict, cards=None) -> dict:
 
 
 def _header(rep: dict) -> str:
+    from ..research.stats import FEW_BLOCKS
     c = rep["config"]
     return (f"{c['map'].title()}, {c['players']} players, bot {c['bot']}: {rep['new_games']} games played now, "
             f"{rep['games']} of {rep['planned_games']} in {rep['out']} (report.md, report.json"
-            + (", plots/" if rep["plots"] else "") + ")")
+            + (", plots/" if rep["plots"] else "") + ")"
+            + (f"; only {rep['blocks']} seed blocks: the intervals are rough" if rep["blocks"] < FEW_BLOCKS else ""))
 
 
 @research.command()

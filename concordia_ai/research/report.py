@@ -9,7 +9,7 @@ import os
 
 from . import plots, tables
 from .games import LOG_NAME, ResearchConfig, load_config, load_records, write_json, ResearchError
-from .stats import MIN_N, REPS
+from .stats import FEW_BLOCKS, MIN_N, REPS
 
 REPORT_FORMAT = "concordia-research-report"
 VERSION = 1
@@ -76,7 +76,9 @@ def fmt(fig: dict | None, pct: bool = False, signed: bool = False, digits: int =
         return f"too few (n={fig['n']})" if fig else "-"
     scale, d = (100, 1) if pct else (1, digits)
     sign = "+" if signed else ""
-    v, lo, hi = (x * scale if x is not None else float("nan") for x in (fig["value"], fig["lo"], fig["hi"]))
+    v, lo, hi = (x * scale if x is not None else None for x in (fig["value"], fig["lo"], fig["hi"]))
+    if lo is None or hi is None:
+        return f"{v:{sign}.{d}f} (no interval)"
     return f"{v:{sign}.{d}f} [{lo:{sign}.{d}f}, {hi:{sign}.{d}f}]"
 
 
@@ -150,6 +152,9 @@ def markdown(rep: dict) -> str:
            + (f"; {rep['truncated']} stopped at the turn limit" if rep["truncated"] else ""),
            f"- every figure: value [{st['interval']}, {st['bootstrap']} resamples]; below n = {st['min_n']}: too few",
            ""]
+    if rep["blocks"] < FEW_BLOCKS:
+        out[-1:] = [f"- **only {rep['blocks']} seed blocks: the intervals are rough** (a bootstrap over fewer than "
+                    f"{FEW_BLOCKS} blocks understates the spread; play more games)", ""]
     if "cards" in rep:
         out += ["## Cards and gods (observational: bought vs could have bought and did not)", "",
                 "norm. win = wins / the wins expected at the seats' baseline rates (1 = average).", "",

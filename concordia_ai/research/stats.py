@@ -22,6 +22,7 @@ import numpy as np
 
 REPS = 1000
 MIN_N = 30
+FEW_BLOCKS = 20      # below this many seed blocks the report warns that the intervals are rough
 
 
 class Accumulator:
@@ -82,7 +83,8 @@ class Sample:
         value = values[0]
         if not np.isfinite(value):
             return dict(value=None, lo=None, hi=None, n=n, too_few=True)
-        lo, hi = (np.percentile(boot, [2.5, 97.5]) if len(boot) else (np.nan, np.nan))
+        # one block cannot show how the blocks vary: no interval then
+        lo, hi = (np.percentile(boot, [2.5, 97.5]) if len(boot) and self.blocks > 1 else (np.nan, np.nan))
         r = lambda x: None if not np.isfinite(x) else round(float(x), digits)  # noqa: E731
         return dict(value=r(value), lo=r(lo), hi=r(hi), n=n)
 
