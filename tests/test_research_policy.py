@@ -136,3 +136,19 @@ def test_seeds_do_not_depend_on_card_or_arm():
     assert all(len(v) == 1 for v in by_game.values()) and len(tasks) == 2 * 2 * 2
     selfplay = G.ResearchConfig.create("selfplay", "heuristic", 2, "imperium", seed=9, games=2)
     assert selfplay.task(0, 1)["seats"] == cfg.task(0, 1, "Weaver", "force")["seats"]
+
+
+def test_from_turn_moves_the_treatment_to_the_first_chance_from_that_turn():
+    cfg = G.ResearchConfig.create("intervene", "heuristic", 3, "italia", seed=3, games=3, cards=["Architect"],
+                                  from_round=6)
+    force, forbid = (G.play_task(cfg.task(0, 0, "Architect", arm)) for arm in ("force", "forbid"))
+    architect = kind("Architect")
+    market = G.compiled.rules().market
+    first = next(t for t in force["purchases"] if t["seat"] == 0 and t["round"] >= 6 and
+                 any(market[c].kind == architect for c in t["afford"]))
+    assert force["trigger"] == forbid["trigger"] == {"turn": first["t"], "round": first["round"]}
+    assert any(market[c].kind == architect for c, _, _ in first["buys"])
+    later = [t for t in forbid["purchases"] if t["seat"] == 0 and t["t"] >= first["t"]]
+    assert later and not any(market[c].kind == architect for t in later for c, _, _ in t["buys"])
+    i = _turn_start_index(force, first["t"])
+    assert force["moves"][:i] == forbid["moves"][:i]

@@ -65,7 +65,7 @@ def _run_options(f):
     return f
 
 
-def _play(experiment: str, command: str, opts: dict, cards=None) -> dict:
+def _play(experiment: str, command: str, opts: dict, cards=None, from_round=None) -> dict:
     """Check the options, play the run's missing games, write and return its report."""
     from ..research import games as G, report as R, stats
     reps = stats.REPS if opts["bootstrap"] is None else opts["bootstrap"]
@@ -82,7 +82,7 @@ def _play(experiment: str, command: str, opts: dict, cards=None) -> dict:
     board = _board_name(opts["board"]) if opts["board"] is not None else None
     game_options = {k: True for k in ("wine_variant", "intermediate_scoring") if opts[k]}
     given = dict(bot=opts["bot"], players=opts["players"], map=board, seed=opts["seed"], games=opts["games"],
-                 cards=cards, game_options=game_options or None)
+                 cards=cards, from_round=from_round, game_options=game_options or None)
     out = opts["out"]
     if out is None:
         if opts["resume"]:
@@ -93,7 +93,7 @@ def _play(experiment: str, command: str, opts: dict, cards=None) -> dict:
     else:
         config = G.ResearchConfig.create(
             experiment, opts["bot"] or G.DEFAULT_BOT, opts["players"] or 4, board or "imperium", opts["seed"] or 0,
-            opts["games"], cards or (), **game_options)
+            opts["games"], cards or (), 1 if from_round is None else from_round, **game_options)
     if opts["resume"]:
         if not os.path.exists(os.path.join(out, G.CONFIG_NAME)):
             raise UserError(f"--resume: no research run in {out} to resume (no {G.CONFIG_NAME})")
@@ -184,8 +184,10 @@ def seats(**opts):
               help="The card kind to force and forbid (repeat, or comma-separated; 'all' for every market kind).")
 @click.option("--games", type=int, default=None, metavar="N",
               help="Game pairs per card, rounded up to whole seed blocks of P (default 10 per player).")
+@click.option("--from-turn", "from_round", type=int, default=None, metavar="K",
+              help="Treat the first chance from the seat's K-th turn on (default 1: its first chance at all).")
 @_run_options
-def intervene(card_values, **opts):
+def intervene(card_values, from_round, **opts):
     """Controlled experiment: buy a card at the first chance (forced) against never (forbidden).
 
     At the treated seat's first turn where a card of the kind is affordable, in one arm the seat
@@ -193,19 +195,21 @@ def intervene(card_values, **opts):
     normally otherwise. Both arms use the same seeds and the same opponents, and the treated seat
     rotates through every seat. Reported: the paired difference forced - forbidden in win rate and
     final VP (the card's value at the price paid), over the pairs where the card became
-    affordable, with the price paid in coins.
+    affordable, with the price paid in coins. --from-turn K asks the same from the seat's K-th
+    turn on (before it, the bot plays alone in both arms).
 
     \b
     Examples:
       concordia research intervene --card Weaver --map italia --players 3 --bot heuristic --games 60
       concordia research intervene --card all --bot heuristic --games 120 --jobs 2 --out runs/int
       concordia research intervene --out runs/int --resume --games 240
+      concordia research intervene --card Architect --from-turn 8 --bot heuristic --games 80
     """
     from ..research.report import interventions_text
     cards_list = _split_list(card_values, "--card") if card_values else None
     if not cards_list and not opts["resume"]:
         raise UserError("--card: name the card to force and forbid (e.g. --card Weaver), or --card all")
-    rep = _play("intervene", "intervene", opts, cards=cards_list)
+    rep = _play("intervene", "intervene", opts, cards=cards_list, from_round=from_round)
     if opts["as_json"]:
         _echo_json(rep)
         return

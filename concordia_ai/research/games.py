@@ -46,29 +46,33 @@ class ResearchError(ConcordiaError):
     """A bad research request or an unusable run folder; the message names the option."""
 
 
-def market_kinds() -> list[int]:
-    """Card kinds that are sold on the market, in the rules' order."""
-    return sorted({m.kind for m in compiled.rules().market})
+def market_kinds(players: int = 5) -> list[int]:
+    """Card kinds sold on the market of a P-player game (decks I to P), in the rules' order."""
+    return sorted({m.kind for m in compiled.rules().market if m.deck < players})
 
 
 def kind_label(kind: int) -> str:
     return compiled.rules().kinds[kind].label
 
 
-def resolve_cards(names) -> tuple[str, ...]:
-    """Market card kinds named by the user ('all' for every one), as their labels."""
-    labels = [kind_label(k) for k in market_kinds()]
+def resolve_cards(names, players: int) -> tuple[str, ...]:
+    """Market card kinds of a P-player game named by the user ('all' for every one), as their labels."""
+    labels = [kind_label(k) for k in market_kinds(players)]
+    every = [kind_label(k) for k in market_kinds()]
     out = []
     for name in names:
-        if str(name).strip().lower() == "all":
+        key = str(name).strip().lower()
+        if key == "all":
             out += labels
             continue
-        key = str(name).strip().lower()
-        found = [lb for lb in labels if lb.lower() == key] or \
-                [lb for lb in labels if lb.lower().startswith(key) or lb.split("/")[0].lower() == key]
+        found = [lb for lb in every if lb.lower() == key] or \
+                [lb for lb in every if lb.lower().startswith(key) or lb.split("/")[0].lower() == key]
         if len(found) != 1:
             what = "ambiguous" if found else "unknown"
             raise ResearchError(f"--card: {what} card {name!r}; valid: {', '.join(labels)}, or all")
+        if found[0] not in labels:
+            raise ResearchError(f"--card: {found[0]} is not in the decks of a {players}-player game; valid: "
+                                f"{', '.join(labels)}, or all")
         out.append(found[0])
     return tuple(dict.fromkeys(out))
 
@@ -84,11 +88,13 @@ class ResearchConfig:
     seed: int = 0
     games: int = 0                  # selfplay: games; intervene: pairs per card (whole blocks)
     cards: tuple[str, ...] = ()     # intervene: the card kinds treated
+    from_round: int = 1             # intervene: the treatment starts at the seat's first chance from its k-th turn
     game_options: dict = field(default_factory=dict)
 
     @classmethod
     def create(cls, experiment: str, bot: str = DEFAULT_BOT, players: int = 4, board: str = "imperium",
-               seed: int = 0, games: int | None = None, cards=(), **game_options) -> "ResearchConfig":
+               seed: int = 0, games: int | None = None, cards=(), from_round: int = 1,
+               **game_options) -> "ResearchConfig":
         if experiment not in EXPERIMENTS:
             raise ResearchError(f"experiment {experiment!r}; valid: {', '.join(EXPERIMENTS)}")
         try:
@@ -105,14 +111,18 @@ class ResearchConfig:
             games = 100 * players if experiment == "selfplay" else 10 * players
         if isinstance(games, bool) or not isinstance(games, int) or games < 1:
             raise ResearchError(f"--games: {games!r} must be a positive number of games")
-        cards = resolve_cards(cards) if cards else ()
+        cards = resolve_cards(cards, players) if cards else ()
         if experiment == "intervene" and not cards:
             raise ResearchError("--card: name the card to force and forbid (e.g. --card Weaver), or all")
+        if isinstance(from_round, bool) or not isinstance(from_round, int) or from_round < 1:
+            raise ResearchError(f"--from-turn: {from_round!r} must be a turn number >= 1 (the seat's own turns)")
+        if experiment != "intervene" and from_round != 1:
+            raise ResearchError("--from-turn is for research intervene")
         for key in game_options:
             if key not in ("wine_variant", "intermediate_scoring"):
                 raise ResearchError(f"game option {key!r}; valid: wine_variant, intermediate_scoring")
         games = math.ceil(games / players) * players
-        return cls(experiment, spec, players, board.strip().lower(), seed, games, cards,
+        return cls(experiment, spec, players, board.strip().lower(), seed, games, cards, from_round,
                    {k: bool(v) for k, v in game_options.items() if v})
 
     @property
@@ -131,7 +141,8 @@ class ResearchConfig:
             raise ResearchError(f"{where}: not a research configuration (format {FORMAT!r})")
         try:
             return cls.create(data["experiment"], data["bot"], data["players"], data["map"], data["seed"],
-                              data["games"], data.get("cards") or (), **(data.get("game_options") or {}))
+                              data["games"], data.get("cards") or (), data.get("from_round", 1),
+                              **(data.get("game_options") or {}))
         except (KeyError, TypeError) as e:
             raise ResearchError(f"{where}: missing or bad field {e}") from None
 
@@ -146,7 +157,7 @@ class ResearchConfig:
         if self.experiment == "selfplay":
             t["index"] = block * p + rotation
         else:
-            t.update(card=card, arm=arm, treated=rotation)
+            t.update(card=card, arm=arm, treated=rotation, from_round=self.from_round)
         return t
 
     def keys(self) -> list[tuple]:
@@ -212,7 +223,8 @@ def play_task(task: dict) -> dict:
     policy = None
     if task["experiment"] == "intervene":
         kind = next(k for k in market_kinds() if kind_label(k) == task["card"])
-        policy = bots[task["treated"]] = Intervention(bots[task["treated"]], kind, task["arm"])
+        policy = bots[task["treated"]] = Intervention(bots[task["treated"]], kind, task["arm"],
+                                                      task.get("from_round", 1))
     watch = PurchaseLog(p, checkpoints=task["experiment"] == "selfplay")
     game = Game.new(task["board"], p, task["seed"], **task.get("game_options", {}))
     moves = []
@@ -247,7 +259,7 @@ def play_task(task: dict) -> dict:
 # ---------------------------------------------------------------- the run folder
 
 OPTION_OF = {"experiment": "the command", "bot": "--bot", "players": "--players", "map": "--map",
-             "seed": "--seed", "cards": "--card", "game_options": "game options"}
+             "seed": "--seed", "cards": "--card", "from_round": "--from-turn", "game_options": "game options"}
 
 
 def load_config(out: str) -> ResearchConfig:
@@ -306,7 +318,7 @@ def prepare(config: ResearchConfig, out: str, resume: bool, given: dict | None =
                 merged["games"] = value
                 continue
             if key == "cards":
-                value = list(resolve_cards(value))
+                value = list(resolve_cards(value, merged["players"]))
             if key == "bot":
                 value = ResearchConfig.create(saved.experiment, value).bot
             if merged[key] != value:

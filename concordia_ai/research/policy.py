@@ -1,15 +1,16 @@
 """Force or forbid one card purchase: a wrapper around the treated seat's bot.
 
 The treatment begins at the treated seat's first turn in which a card of the chosen kind is
-affordable (see afford.py); until then the wrapper only passes the decisions on, so both arms of an
-experiment play the very same game up to that turn.
+affordable (see afford.py), counting from the seat's `from_round`-th turn (default: its first).
+Until then the wrapper only passes the decisions on, so both arms of an experiment play the very
+same game up to that turn.
 
 - FORCE: in that turn the seat plays the Senator or Consul (or the Diplomat copying one) and buys the
   card, then the bot finishes the turn (a Senator's second purchase, or `done`) and plays the rest of
   the game as it likes (it may buy more copies later). When several routes reach the card, the one
   that pays least at market prices is taken (the Consul pays no position surcharge); on a tie, the
   Senator before the Consul before a Diplomat's copy, then the leftmost display position.
-- FORBID: the seat never buys a card of that kind. In a turn where one is affordable:
+- FORBID: from then on the seat never buys a card of that kind. In a turn where one is affordable:
   - search bots (ismcts, flatmc) search the real position, and when their best move buys the card,
     the best-ranked allowed move is taken instead. Lookahead bias: the search's tree and playouts still
     let the seat buy the card later, so it values its future a little too highly, and it may play a
@@ -34,11 +35,11 @@ class Intervention(Bot):
     """The treated seat's bot: `inner` with a card kind forced (arm FORCE) or forbidden (arm FORBID)."""
     kind = "intervention"
 
-    def __init__(self, inner: Bot, card: int, arm: str):
+    def __init__(self, inner: Bot, card: int, arm: str, from_round: int = 1):
         if arm not in ARMS:
             raise ValueError(f"arm {arm!r}; valid: {', '.join(ARMS)}")
         super().__init__(inner.seed)
-        self.inner, self.card, self.arm = inner, card, arm
+        self.inner, self.card, self.arm, self.from_round = inner, card, arm, from_round
         self.trigger: dict | None = None      # the first turn the card was affordable: turn, round
         self.forced: dict | None = None       # the forced purchase: card, slot, via, paid
         self.rounds = 0
@@ -60,6 +61,9 @@ class Intervention(Bot):
 
     def _new_turn(self, state) -> None:
         self.rounds += 1
+        if self.rounds < self.from_round:     # before the treatment window: the bot alone
+            self._affordable = False
+            return
         hits = [(r, slot, moves) for r in routes(state) for slot, moves in r.buys.items()
                 if card_kind(state.display_card(slot)) == self.card]
         self._affordable = bool(hits)

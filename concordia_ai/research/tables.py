@@ -18,7 +18,7 @@ from collections import defaultdict
 
 from .. import compiled
 from . import godvalue
-from .games import kind_label
+from .games import kind_label, market_kinds
 from .stats import MIN_N, REPS, Accumulator, ratio
 
 PHASES = ("early", "mid", "late")
@@ -33,7 +33,7 @@ def groups(players: int) -> list[tuple[str, set[int]]]:
     """(label, card kinds) of every market card kind in a P-player game (decks I to P), then of every
     god (its market cards in those decks)."""
     kinds = compiled.rules().kinds
-    in_play = sorted({m.kind for m in compiled.rules().market if m.deck < players})
+    in_play = market_kinds(players)
     out = [(kind_label(k), {k}) for k in in_play]
     for god in compiled.GODS:
         members = {k for k in in_play if kinds[k].god == god}
