@@ -1,7 +1,6 @@
 """Research: affordability from the rules, the force/forbid wrapper, and paired intervention games."""
 import pytest
 
-from concordia_ai import core
 from concordia_ai.bots import make_bot
 from concordia_ai.game import Game
 from concordia_ai.research import games as G
