@@ -25,7 +25,6 @@ Workers (loky or local Dask) end when the parent process ends (concordia_ai.work
 """
 from __future__ import annotations
 
-import functools
 import hashlib
 import itertools
 import json
@@ -34,12 +33,11 @@ import os
 import time
 from dataclasses import asdict, dataclass, field
 
-from . import ratings
+from . import parallel, ratings
 from .atomicio import open_append, open_update, write_atomic
 from .bots import BotSpecError, make_bot, parse_spec, play_game
 from .content import BOARD_NAMES
 from .errors import ConcordiaError
-from .workers import call_in_worker
 
 LOG_NAME = "games.jsonl"
 CONFIG_NAME = "tournament.json"
@@ -379,47 +377,11 @@ def discard_created(created: list[str]) -> None:
 
 
 def _loky_results(tasks: list[dict], jobs: int):
-    if jobs == 1:
-        for t in tasks:
-            yield play_task(t)
-        return
-    import warnings
-
-    from joblib import Parallel, delayed
-    # an SPRT that stops early abandons the games in flight; joblib warns about that when the generator
-    # is collected, which happens after this function has returned: the filter must outlive it
-    warnings.filterwarnings("ignore", message=".*tasks have been successfully executed.*")
-    yield from Parallel(n_jobs=jobs, return_as="generator_unordered", batch_size=1,
-                        pre_dispatch="2*n_jobs")(delayed(call_in_worker)(os.getpid(), play_task, t) for t in tasks)
+    return parallel.map_unordered(play_task, tasks, jobs, "loky")
 
 
 def _dask_results(tasks: list[dict], jobs: int, scheduler: str | None):
-    try:
-        from dask.distributed import Client, LocalCluster, as_completed
-    except ImportError:
-        raise TournamentError("--backend dask needs the cluster extra: pip install 'concordia-ai[cluster]'") from None
-    cluster = None
-    try:
-        if scheduler:
-            try:
-                client = Client(scheduler, timeout="10s")
-            except (OSError, TimeoutError) as e:
-                raise TournamentError(f"--scheduler: cannot connect to {scheduler}: {e}") from None
-        else:
-            cluster = LocalCluster(n_workers=jobs, threads_per_worker=1, processes=True, dashboard_address=None)
-            client = Client(cluster)
-        # local workers watch this process and end with it; a remote cluster's workers cannot
-        parent = None if scheduler else os.getpid()
-        futures = client.map(functools.partial(call_in_worker, parent, play_task), tasks, pure=False)
-        try:
-            for fut in as_completed(futures):
-                yield fut.result()
-        finally:
-            client.cancel(futures)
-            client.close()
-    finally:
-        if cluster is not None:
-            cluster.close()
+    return parallel.map_unordered(play_task, tasks, jobs, "dask", scheduler)
 
 
 def run(config: dict | TournamentConfig, out: str, jobs: int = 1, resume: bool = False, backend: str = "loky",

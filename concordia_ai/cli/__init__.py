@@ -6,7 +6,8 @@
 - `table`: looking things up at the table (board, log);
 - `position`: position files (position template, position check);
 - `search`: hints and the analysis engine (hint, analyze);
-- `lab`: bots, tournaments and ratings (bots, tournament, rate).
+- `lab`: bots, tournaments and ratings (bots, tournament, rate);
+- `research`: card, seat and intervention research (research cards, seats, intervene, report).
 
 Adding a command: write one function decorated with `@main.command(...)` in the module of its group
 (its docstring is the --help text and must end with an example); load a game file with `_load(path)`
@@ -14,6 +15,6 @@ Adding a command: write one function decorated with `@main.command(...)` in the 
 (UserError, GameError, ...) and never print errors themselves.
 """
 from .app import UserError, main  # noqa: F401
-from . import lab, position, search, table, track  # noqa: F401,E402  (registers the commands)
+from . import lab, position, research, search, table, track  # noqa: F401,E402  (registers the commands)
 
 __all__ = ["main", "UserError"]
