@@ -199,8 +199,18 @@ class PlanPlayer:
         """What `seat`'s colonists are worth where they stand (the evaluation does not see it)."""
         ex = state.export()
         wants = self._city_wants(state, ex, seat)
-        return sum(self._place_value(state, wants, loc, 1 if i >= 3 else 0)
-                   for i, loc in enumerate(ex["players"][seat]["colonists"]))
+        colonists = ex["players"][seat]["colonists"]
+        return sum(self._place_value(state, self._uncovered(state, wants, colonists, i), loc, 1 if i >= 3 else 0)
+                   for i, loc in enumerate(colonists))
+
+    def _uncovered(self, state, wants, colonists, i: int) -> np.ndarray:
+        """`wants` without the cities another colonist already stands next to (one colonist per city is enough)."""
+        B = compiled.board_by_id(state.board_id)
+        out = wants.copy()
+        for j, loc in enumerate(colonists):
+            if j != i and loc >= core.ROUTE_OFFSET:
+                out[list(B.routes[loc - core.ROUTE_OFFSET][:2])] = 0.0
+        return out
 
     def _card_choice(self, state, moves, rng, kind_of) -> int:
         """The first `play` entry whose card is useful now, else the best evaluated whole turn."""
@@ -300,8 +310,9 @@ class PlanPlayer:
             sea = 1 if i >= 3 else 0
             moved = list(colonists)
             moved[i] = core.ROUTE_OFFSET + r
+            free = self._uncovered(state, wants, colonists, i)
             gain = self._buildable_now(state, moved, base, affordable) - now + \
-                self._place_value(state, wants, moved[i], sea) - self._place_value(state, wants, colonists[i], sea)
+                self._place_value(state, free, moved[i], sea) - self._place_value(state, free, colonists[i], sea)
             scored.append((round(gain, 9), -self._steps(state, colonists[i], r), -m, m))
         stop = [m for m in legal if _type(m) in ("build", "done")]
         if scored and (max(scored)[0] > 0 or not stop):   # no stop: a shared route must be cleared first
