@@ -213,15 +213,16 @@ class PlanPlayer:
         return out
 
     def _card_choice(self, state, moves, rng, kind_of) -> int:
-        """The first `play` entry whose card is useful now, else the best evaluated whole turn."""
+        """The first `play` entry whose card is useful now, else the best evaluated whole turn of a
+        useful card (of any card when none is useful)."""
         seed = rng.getrandbits(62)
         turns = {m: self._turn(state, m, seed) for m in moves}
+        useful = [m for m in moves if kind_of(m) >= 0 and turns[m].useful(kind_of(m))]
         for entry in self.plan.play:
-            matching = [m for m in moves if kind_of(m) >= 0 and self._is(kind_of(m), entry)
-                        and turns[m].useful(kind_of(m))]
+            matching = [m for m in useful if self._is(kind_of(m), entry)]
             if matching:
                 return max(matching, key=lambda m: turns[m].value)
-        return max(moves, key=lambda m: turns[m].value)
+        return max(useful or moves, key=lambda m: turns[m].value)
 
     def _is(self, kind: int, entry: str) -> bool:
         k = self.R.kinds[kind]
@@ -501,12 +502,14 @@ class PlanPlayer:
         """The goods the first `buy` entry's card on display costs at its slot (with the Senator's surcharge)."""
         variant = "wine_variant" if ex["options"] & core.OPTION_WINE_VARIANT else "standard"
         for entry in self.plan.buy:
+            if entry == ANY_CARD:                   # the evaluation's choice: nothing to save up for
+                return None
             costs = []
             for slot, cid in enumerate(ex["display"]):
                 if cid < 0:
                     continue
                 card = self.R.market[cid]
-                if entry in (ANY_CARD, card.name, self.R.kinds[card.kind].god):
+                if entry in (card.name, self.R.kinds[card.kind].god):
                     cost = list(card.cost)
                     for g in self.R.surcharge[variant][slot]:
                         if g in self.R.goods:
@@ -530,6 +533,8 @@ class PlanPlayer:
         before = snapshot(state, state.decider).wealth
         cards = [m for m in legal if _type(m) == "card"]
         for entry in self.plan.buy:
+            if entry == ANY_CARD:                   # the rest of the purchase is the evaluation's
+                return self._greedy(state, legal, rng)
             matching = [m for m in cards if self._card_matches(state, m, entry)]
             if matching:
                 return min(matching, key=lambda m: (before - self._after(state, m).wealth, m))
@@ -538,4 +543,4 @@ class PlanPlayer:
     def _card_matches(self, state, move: int, entry: str) -> bool:
         card = self.R.market[state.display_card(core.decode(move)[1])]
         kind = self.R.kinds[card.kind]
-        return entry == ANY_CARD or entry in (card.name, kind.god)
+        return entry in (card.name, kind.god)

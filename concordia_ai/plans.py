@@ -48,8 +48,9 @@ class Rule:
 RULES: tuple[Rule, ...] = (
     Rule("name", str, "plan", "a name for the plan (shown by 'concordia bots' and in logs)"),
     Rule("description", str, "", "free text"),
-    Rule("buy", list, [], "cards the Senator and Consul buy, first affordable first: card names, gods "
-                          "(any card of that god) or * (any other card, cheapest first); [] = greedy"),
+    Rule("buy", list, [], "cards the Senator and Consul buy, first affordable first: card names or gods "
+                          "(any card of that god), the cheapest when several match; * hands the rest of the "
+                          "purchase to the greedy evaluation; [] = greedy"),
     Rule("play", list, [], "card priority: play the first listed card that is useful now; [] = the "
                            "card whose whole turn, played by this plan, evaluates best"),
     Rule("tribune_when_hand_below", int, 0, "play the Tribune when fewer cards than this are in hand "

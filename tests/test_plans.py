@@ -25,7 +25,7 @@ def test_shipped_plans_parse_by_name():
     kind, opts = parse_spec("plan:minerva")
     assert kind == "plan"
     assert opts["buy"][:2] == ["Mason", "Farmer"]
-    assert opts["build"] == "max" and opts["tribune_when_hand_below"] == 3
+    assert opts["buy"][2] == "*" and opts["build"] == "max" and opts["colonists_toward"] == ["brick", "food"]
     kind, opts = parse_spec(" Plan:MARS ")
     assert opts["name"] == "mars" and opts["new_colonists"] == "any" and opts["buy"][0] == "Colonist"
 
@@ -205,8 +205,9 @@ def test_the_championship_senator_buys_mason_then_farmer():
     pos = _position(coins=5, goods=dict(brick=2, food=2, tool=1, cloth=3))
     _display(pos, SENATOR_DISPLAY)
     game = load(pos)
-    bot = _bot("plan:minerva")
-    assert _follow(game, bot, 3) == ["play Senator", "buy Mason/I", "buy Farmer/I"]
+    game.apply("play Senator")
+    assert _follow(game, _bot("plan:minerva"), 2) == ["buy Mason/I", "buy Farmer/I"]
+    assert game.phase == "play"                     # two cards bought: the Senator is done
 
 
 def test_buy_priority_skips_what_is_not_affordable_and_stops_at_the_end_of_the_list():
@@ -217,16 +218,26 @@ def test_buy_priority_skips_what_is_not_affordable_and_stops_at_the_end_of_the_l
     assert _follow(game, _bot("plan:buy=[Farmer,Mason]"), 2) == ["buy Mason/I", "done"]
 
 
-@pytest.mark.parametrize("entry, bought", [("*", "buy Colonist/I"), ("Jupiter", "buy Architect/I paying brick"),
-                                           ("Minerva", "buy Mason/I")])
-def test_buy_entries_a_god_or_any_card_cheapest_first(entry, bought):
+def _senator_position():
     pos = _position(coins=5, goods=dict(brick=1, food=1, tool=2, cloth=1))
     _display(pos, ["Colonist/I", "Architect/I", "Prefect/I", "Smith/I", "Mason/I", "Farmer/I", "Mercator/I"])
     game = load(pos)
     game.apply("play Senator")
-    # Colonist/I costs 1 food (4); Architect/I at slot 2 a tool and any good (8 paying brick, the cheapest);
-    # of the Minerva cards Mason/I at slot 5 (food and cloth, 11) is cheaper than Smith/I at slot 4 (15)
-    assert _follow(game, _bot(f"plan:buy=[{entry}]"), 1) == [bought]
+    return game
+
+
+@pytest.mark.parametrize("entry, bought", [("Jupiter", "buy Architect/I paying brick"), ("Minerva", "buy Mason/I")])
+def test_buy_entries_a_god_cheapest_first(entry, bought):
+    # Architect/I at slot 2 costs a tool and any good (8 paying brick, the cheapest good); of the Minerva
+    # cards Mason/I at slot 5 (food and cloth, 11) is cheaper than Smith/I at slot 4 (brick, tool, cloth: 15)
+    assert _follow(_senator_position(), _bot(f"plan:buy=[{entry}]"), 1) == [bought]
+
+
+def test_buy_star_hands_the_rest_to_the_greedy_evaluation():
+    game = _senator_position()
+    with_star = _follow(game.clone(), _bot("plan:buy=[Weaver,*]"), 2)
+    greedy = _follow(game.clone(), _bot("plan"), 2)           # no buy rule: the greedy evaluation
+    assert with_star == greedy
 
 
 def _hand(*cards):
