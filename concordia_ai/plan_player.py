@@ -370,21 +370,22 @@ class PlanPlayer:
         return next(options[k] for k in self._kinds_wanted() if k in options)
 
     def _colonist(self, state, legal, rng) -> int:
+        """Place colonists of the wanted kind while affordable, each in the city worth most; else the cash."""
         rule = self.plan.new_colonists
         if rule == "greedy":
             return self._greedy(state, legal, rng)
-        cash = [m for m in legal if _type(m) == "colonist-cash"]
-        done = [m for m in legal if _type(m) == "done"]
-        places = [m for m in legal if _type(m) == "place"]
-        if rule != "none" and places:
+        places = [m for m in legal if _type(m) == "place"] if rule != "none" else []
+        if rule in ("land", "sea"):
+            for kind in self._kinds_wanted():
+                if any(core.decode(m)[1] == kind for m in places):
+                    places = [m for m in places if core.decode(m)[1] == kind]
+                    break
+        if places:
             wants = self._city_wants(state, state.export(), state.decider)
-            kinds = [k for k in self._kinds_wanted() if any(core.decode(m)[1] == k for m in places)]
-            if rule == "any":
-                kinds = sorted({core.decode(m)[1] for m in places})
-            chosen = [m for m in places if core.decode(m)[1] == kinds[0]] if rule != "any" else places
-            return max(chosen, key=lambda m: (self._place_value(state, wants, core.decode(m)[2], core.decode(m)[1]),
+            return max(places, key=lambda m: (self._place_value(state, wants, core.decode(m)[2], core.decode(m)[1]),
                                               -m))
-        return (cash or done)[0]
+        return next((m for m in legal if _type(m) == "colonist-cash"), None) or \
+            next(m for m in legal if _type(m) == "done")
 
     # ---- goods
     def _prefect(self, state, legal, rng) -> int:
@@ -509,7 +510,7 @@ class PlanPlayer:
                 if cid < 0:
                     continue
                 card = self.R.market[cid]
-                if entry in (card.name, self.R.kinds[card.kind].god):
+                if entry in (card.name, self.R.kinds[card.kind].label, self.R.kinds[card.kind].god):
                     cost = list(card.cost)
                     for g in self.R.surcharge[variant][slot]:
                         if g in self.R.goods:
@@ -543,4 +544,4 @@ class PlanPlayer:
     def _card_matches(self, state, move: int, entry: str) -> bool:
         card = self.R.market[state.display_card(core.decode(move)[1])]
         kind = self.R.kinds[card.kind]
-        return entry in (card.name, kind.god)
+        return entry in (card.name, kind.label, kind.god)

@@ -114,7 +114,7 @@ class Plan:
 def _vocabulary() -> dict:
     R = compiled.rules()
     kind_names = sorted({k.name for k in R.kinds} | {k.label for k in R.kinds})
-    market = sorted({m.name for m in R.market})
+    market = sorted({m.name for m in R.market} | {R.kinds[m.kind].label for m in R.market})
     provinces = sorted({p for b in BOARD_NAMES for p in compiled.board(b).provinces})
     return dict(goods=list(R.goods), kinds=kind_names, market=market, gods=list(GODS), provinces=provinces)
 
@@ -139,6 +139,9 @@ def _names(rule: str, values: list, vocab: list[str], what: str, extra: tuple[st
         if not isinstance(v, str):
             raise PlanError(f"plan rule {rule}: {v!r} is not a name; give a list of {what}s")
         name = v.strip() if v.strip() in extra else _canonical(v, vocab)
+        if name is None and rule == "buy" and _canonical(v, _vocabulary()["kinds"]):
+            raise PlanError(f"plan rule buy: {v!r} is a starting card, never on display; valid: "
+                            f"{', '.join(vocab + list(extra))}")
         if name is None:
             raise _unknown(rule, what, v, vocab + list(extra))
         out.append(name)
@@ -181,7 +184,9 @@ def plan_from_table(table: dict) -> Plan:
     for key, value in table.items():
         rule = RULE_BY_NAME.get(key)
         if rule is None:
-            raise _unknown("names", "rule", key, list(RULE_BY_NAME))
+            close = difflib.get_close_matches(str(key), list(RULE_BY_NAME), n=1)
+            hint = f" (did you mean {close[0]!r}?)" if close else ""
+            raise PlanError(f"plan: unknown rule {key!r}{hint}; valid rules: {', '.join(RULE_BY_NAME)}")
         if rule.type is list:
             if isinstance(value, str):
                 value = [value]        # one name for a list of one

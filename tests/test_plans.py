@@ -73,9 +73,10 @@ def test_a_tournament_log_keeps_a_plan_files_rules_not_its_path(tmp_path):
 
 
 @pytest.mark.parametrize("spec, words", [
-    ("plan:biuld=max", "plan rule names: unknown rule 'biuld' (did you mean 'build'?); valid: name, description, buy"),
+    ("plan:biuld=max", "plan: unknown rule 'biuld' (did you mean 'build'?); valid rules: name, description, buy"),
     ("plan:buy=[Mason,Masonn]", "plan rule buy: unknown card or god 'Masonn' (did you mean 'Mason'?)"),
-    ("plan:buy=Tribune", "plan rule buy: unknown card or god 'Tribune'"),
+    ("plan:buy=Tribune", "plan rule buy: 'Tribune' is a starting card, never on display; valid: Architect"),
+    ("plan:buy=Mercator/3", "plan rule buy: 'Mercator/3' is a starting card"),
     ("plan:play=[Architect,Archtect]", "plan rule play: unknown card 'Archtect'"),
     ("plan:tribune_when_hand_below=three", "plan rule tribune_when_hand_below: 'three' is not a whole number"),
     ("plan:build=lots", "plan rule build: 'lots' is not one of greedy, max, cheap, best"),
