@@ -19,14 +19,12 @@ import numpy as np
 from . import compiled, core
 from .plans import ANY_CARD, NEEDS, SURPLUS, Plan
 
-GAMMA = 0.6          # a city one step further from a colonist is worth this much as much
+GAMMA = 0.6          # each step still to go leaves a city worth this fraction to a colonist
 AFFORDABLE = 1.5     # a city the player can pay for now is worth this much more
 NEW_PROVINCE = 0.5   # bonus for a city in a province without an own house (Saturnus)
 TOWARD = 2.0         # bonus for the first colonists_toward entry (later entries get less)
-POSITION = 0.25     # weight of the colonists' positions in a whole turn's value (in VP-like units)
+POSITION = 0.25      # weight of the colonists' positions in a whole turn's value (in VP-like units)
 RIVAL_SHARE = 0.3    # as the core's greedy: own estimate minus this share of the best rival's
-
-A = {name: code for code, name in core.ACTION_TYPES.items()}
 
 
 def _type(move: int) -> str:
@@ -144,10 +142,13 @@ class PlanPlayer:
         }
 
     def choose(self, state, seed: int) -> int:
+        """A legal move for whoever decides in `state`; the same seed gives the same move."""
+        return self._decide(state, random.Random(seed))
+
+    def _decide(self, state, rng) -> int:
         legal = state.legal_actions()
         if not legal:
             raise ValueError("no legal move")
-        rng = random.Random(seed)
         if len(legal) == 1:
             return legal[0]
         if state.decider < 0:                       # a card revealed from the stack: any will do
@@ -187,7 +188,7 @@ class PlanPlayer:
             if t.is_over or t.turns != turn:
                 break
             if t.decider == seat:
-                m = self._handlers[t.phase_name](t, t.legal_actions(), rng)
+                m = self._decide(t, rng)
             else:
                 m = core.choose_greedy(t, rng.getrandbits(62), False)
             if _type(m) == "copy" and copied < 0:
