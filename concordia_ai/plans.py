@@ -46,7 +46,7 @@ class Rule:
 
 
 RULES: tuple[Rule, ...] = (
-    Rule("name", str, "plan", "a name for the plan (shown by 'concordia bots' and in logs)"),
+    Rule("name", str, "plan", "a name for the plan (kept in the bot's spec, so logs show it)"),
     Rule("description", str, "", "free text"),
     Rule("buy", list, [], "cards the Senator and Consul buy, first affordable first: card names or gods "
                           "(any card of that god), the cheapest when several match; * hands the rest of the "

@@ -156,11 +156,24 @@ def test_plan_bots_play_legal_complete_games_on_every_board(board):
             assert game.state.invariant_errors() == []
 
 
-def test_same_seed_same_game_different_seed_may_differ():
+def test_same_seed_same_game():
     def moves(seed):
         return play_game([make_bot("plan", seed=seed), make_bot("plan:mars", seed=seed + 1)], "imperium",
                          seed=4).moves
     assert moves(1) == moves(1)
+
+
+def test_a_plan_plays_a_real_table_where_revealed_cards_are_entered():
+    from concordia_ai.game import Game
+    cities = Game.new("imperium", 3, seed=5).to_json()["cities"]
+    display = ["Architect/I", "Prefect/I", "Mercator/I", "Colonist/I", "Diplomat/I", "Mason/I", "Farmer/I"]
+    game = Game.from_table("imperium", 3, cities, display)
+    bot = _bot("plan:minerva")
+    game.apply("play Senator")
+    assert _follow(game, bot, 1) == ["buy Mason/I paying brick"]  # at slot 6: any good and a cloth on top
+    while game.decider != -2:                                     # the gaps wait for the cards turned up
+        _follow(game, bot, 1)
+    assert _follow(game, bot, 1)[0].startswith("reveal ")         # a bot asked for chance enters any card
 
 
 # ---------------------------------------------------------------- constructed positions
