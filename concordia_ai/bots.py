@@ -11,8 +11,9 @@ import tomllib
 from dataclasses import dataclass, fields
 from pathlib import Path
 
-from . import core
+from . import core, plans
 from .errors import ConcordiaError
+from .plan_player import PlanPlayer
 from .search import SearchConfig, best_move
 
 
@@ -108,7 +109,26 @@ class IsmctsBot(Bot):
         return best_move(game, SearchConfig(**self.options, seed=self.next_seed()))
 
 
-BOT_TYPES: dict[str, type[Bot]] = {b.kind: b for b in (RandomBot, GreedyBot, HeuristicBot, FlatMCBot, IsmctsBot)}
+class PlanBot(Bot):
+    kind = "plan"
+    description = ("priority rules written in TOML (docs/plans.md): which cards to buy and play, when to build, "
+                   "where colonists go; spec plan:NAME (shipped: " + ", ".join(plans.shipped_plans()) +
+                   "), plan:FILE.toml or plan:KEY=VALUE,...")
+    params = tuple(Param(r.name, r.type, r.default, r.help) for r in plans.RULES)
+
+    def __init__(self, seed: int = 0, **options):
+        super().__init__(seed, **options)
+        try:
+            self.player = PlanPlayer(plans.plan_from_table(options))
+        except plans.PlanError as e:
+            raise BotSpecError(str(e)) from None
+
+    def choose(self, game) -> int:
+        return self.player.choose(game.state, self.next_seed())
+
+
+BOT_TYPES: dict[str, type[Bot]] = {b.kind: b for b in (RandomBot, GreedyBot, HeuristicBot, FlatMCBot, IsmctsBot,
+                                                       PlanBot)}
 for _b in (FlatMCBot, IsmctsBot):
     _b.params = tuple(Param(p.name, p.type, getattr(SearchConfig, p.name), p.help) for p in _b.params)
 
@@ -118,6 +138,8 @@ def parse_spec(spec: str) -> tuple[str, dict]:
     if not isinstance(spec, str) or not spec.strip():
         raise BotSpecError(f"empty bot spec; valid bots: {', '.join(BOT_TYPES)}")
     spec = spec.strip()
+    if spec.partition(":")[0].strip().lower() == "plan":   # plans have their own syntax: names, files, lists
+        return "plan", _plan_options(plans.parse_plan_spec, spec.partition(":")[2])
     if spec.endswith(".toml"):
         path = Path(spec)
         try:
@@ -127,6 +149,8 @@ def parse_spec(spec: str) -> tuple[str, dict]:
         kind = data.pop("type", None)
         if not isinstance(kind, str):
             raise BotSpecError(f"bot file {spec}: needs type = one of {', '.join(BOT_TYPES)}")
+        if kind.strip().lower() == "plan":
+            return "plan", _plan_options(plans.plan_file_options, data, f"bot file {spec}: ")
         raw = data
     else:
         kind, _, rest = spec.partition(":")
@@ -153,6 +177,13 @@ def parse_spec(spec: str) -> tuple[str, dict]:
         except ConcordiaError as e:
             raise BotSpecError(f"bot {kind}: {e}") from None
     return kind, options
+
+
+def _plan_options(parse, source, where: str = "") -> dict:
+    try:
+        return parse(source)
+    except plans.PlanError as e:
+        raise BotSpecError(f"{where}{e}") from None
 
 
 def _convert(kind: str, param: Param, value):

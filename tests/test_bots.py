@@ -9,7 +9,7 @@ from concordia_ai.game import Game
 from concordia_ai.search import SearchConfig
 
 BOARDS = ("imperium", "italia", "creta", "aegyptus")
-ALL_BOTS = ("random", "greedy", "heuristic", "flatmc", "ismcts")
+ALL_BOTS = ("random", "greedy", "heuristic", "flatmc", "ismcts", "plan")
 
 
 # ---------------------------------------------------------------- specs
@@ -93,7 +93,7 @@ def test_empty_spec_names_the_valid_bots(spec):
         assert name in str(e.value)
 
 
-def test_describe_bots_lists_all_five_with_params_and_defaults():
+def test_describe_bots_lists_all_six_with_params_and_defaults():
     d = describe_bots()
     assert [b["name"] for b in d] == list(ALL_BOTS)
     by = {b["name"]: b for b in d}

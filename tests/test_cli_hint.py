@@ -122,6 +122,6 @@ def test_bots_command():
     assert "iterations" in r.stdout and "default 5000" in r.stdout
     data = json.loads(run("bots", "--json").stdout)
     assert data == json.loads(json.dumps(describe_bots()))
-    assert {b["name"] for b in data} == {"random", "greedy", "heuristic", "flatmc", "ismcts"}
+    assert {b["name"] for b in data} == {"random", "greedy", "heuristic", "flatmc", "ismcts", "plan"}
     ismcts = next(b for b in data if b["name"] == "ismcts")
     assert {"name": "c", "type": "float", "default": 0.7} in ismcts["params"]
