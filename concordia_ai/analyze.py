@@ -28,7 +28,7 @@ from .game import CHANCE, Game
 from .gamefile import GameFile, GameFileError
 from .notation import NotationError
 from .position import PositionError
-from .search import Candidate, SearchConfig, SearchResult, search
+from .search import Candidate, SearchConfig, SearchResult, merge_turns, search
 
 DEFAULT_ITERATIONS = 5000
 DEFAULT_LINES = 10
@@ -60,7 +60,8 @@ def merge_results(game: Game, results: list[SearchResult], config: SearchConfig)
     else:
         cands.sort(key=lambda c: (c.visits, c.mean), reverse=True)
     return SearchResult(game.decider, cands, sum(r.iterations for r in results), sum(r.nodes for r in results),
-                        sum(r.bytes for r in results), sum(r.seconds for r in results), config)
+                        sum(r.bytes for r in results), sum(r.seconds for r in results), config,
+                        merge_turns(game, [r.turns for r in results]))
 
 
 def sliced_search(game: Game, config: SearchConfig, slices: int = 1, slice_seconds: float | None = None,

@@ -6,9 +6,15 @@
 
 Root parallelism: with `jobs > 1`, independent searches with different seeds run in worker processes
 (joblib) and their root statistics are merged (visits summed, means weighted by visits).
+
+Whole turns: `result.turns` ranks the deciding player's whole turns (the card, every step, `done`), read
+from the tree by the core (collect_turns in cext/search.pxi). Turns that reach the same position (the
+same builds in another order) are one candidate; root-parallel and sliced searches merge turns by that
+position too. See TurnCandidate.
 """
 from __future__ import annotations
 
+import math
 from dataclasses import asdict, dataclass, field, fields
 
 from . import core
@@ -17,6 +23,7 @@ from .errors import GameError
 REWARDS = ("win", "rank", "margin", "mix")
 ROLLOUTS = ("random", "greedy")
 FINALS = ("visits", "mean")
+TURNS_KEPT = 32          # whole turns read from each search tree (the most visited)
 
 
 @dataclass(frozen=True)
@@ -81,6 +88,36 @@ class Candidate:
 
 
 @dataclass
+class TurnCandidate:
+    """One whole turn of the deciding player, with the search's statistics of its last tree node.
+
+    The statistics aggregate over every chance outcome after the turn (cards revealed into the display
+    come after the player's last decision). `win_se` is the standard error of `win` for a mean of
+    `visits` values in [0, 1], sqrt(p(1-p)/n) with p smoothed as (wins + 1) / (n + 2) so that a few
+    visits never claim certainty; visits of a tree search are not independent draws, so read it as a
+    rough scale of the noise, not as an exact interval."""
+    moves: list[int]
+    texts: list[str]
+    visits: int
+    mean: float              # mean search reward of the deciding player
+    win: float               # the search's win estimate (share of iterations the player came first)
+    vp: float                # expected final VP
+    margin: float            # expected VP margin over the best opponent
+    win_se: float
+    partial: bool = False    # the tree stopped before the turn ended: the rest is the greedy continuation
+    tree_moves: int = 0      # how many of `moves` the tree explored (the rest completed greedily)
+    after: list[int] = field(default_factory=list)   # the most visited line after the turn (action codes)
+
+
+def win_se(win: float, visits: int) -> float:
+    """Standard error of a win share from `visits` values in [0, 1] (Laplace-smoothed p)."""
+    if visits <= 0:
+        return 0.5
+    p = (win * visits + 1.0) / (visits + 2.0)
+    return math.sqrt(p * (1.0 - p) / visits)
+
+
+@dataclass
 class SearchResult:
     player: int
     candidates: list[Candidate]
@@ -89,6 +126,7 @@ class SearchResult:
     bytes: int
     seconds: float
     config: SearchConfig
+    turns: list[TurnCandidate] = field(default_factory=list)
 
     @property
     def best(self) -> Candidate:
@@ -101,7 +139,7 @@ class SearchResult:
 
 
 def _run(state: core.CoreState, config: dict) -> dict:
-    return core.search(state, config)
+    return core.search(state, dict(config, turns=TURNS_KEPT))
 
 
 def search(game, config: SearchConfig | None = None) -> SearchResult:
@@ -139,9 +177,63 @@ def _merge(game, raws: list[dict], config: SearchConfig) -> SearchResult:
         candidates.sort(key=lambda c: (c.mean, c.visits), reverse=True)
     else:
         candidates.sort(key=lambda c: (c.visits, c.mean), reverse=True)
+    turns = merge_turns(game, [[_turn_from_raw(game, t) for t in r.get("turns", [])] for r in raws])
     return SearchResult(game.decider, candidates, sum(r["iterations"] for r in raws),
                         sum(r["nodes"] for r in raws), sum(r["bytes"] for r in raws),
-                        max(r["seconds"] for r in raws), config)
+                        max(r["seconds"] for r in raws), config, turns)
+
+
+def _turn_from_raw(game, raw: dict) -> TurnCandidate:
+    return TurnCandidate(list(raw["actions"]), [], raw["visits"], raw["mean"], raw["win"], raw["vp"],
+                         raw["margin"], win_se(raw["win"], raw["visits"]), raw["partial"], raw["tree_len"],
+                         list(raw["after"]))
+
+
+def turn_end_key(game, moves: list[int]):
+    """The position after the deciding player's moves (stopping before any reveal): turns with the same
+    key are the same turn in another order. None if a move is illegal."""
+    g = game.clone()
+    g.state.set_chance(False, True)
+    for a in moves:
+        if not g.state.is_legal(a):
+            return None
+        g.state.apply(a)
+    return repr(g.state.export())
+
+
+def merge_turns(game, lists: list[list[TurnCandidate]]) -> list[TurnCandidate]:
+    """Whole turns of several searches (or one) merged by the position they reach: visits summed,
+    means weighted by visits; the moves, the flag and the line after are the most visited version's.
+    A merged turn is partial only if no search explored it to its end."""
+    groups: dict = {}
+    for turns in lists:
+        for t in turns:
+            key = turn_end_key(game, t.moves)
+            if key is None:
+                continue
+            groups.setdefault(key, []).append(t)
+    out = []
+    for group in groups.values():
+        full = [t for t in group if not t.partial]
+        lead = max(full or group, key=lambda t: t.visits)
+        n = sum(t.visits for t in group)
+        avg = {k: sum(getattr(t, k) * t.visits for t in group) / max(1, n) for k in ("mean", "win", "vp", "margin")}
+        out.append(TurnCandidate(list(lead.moves), lead.texts or turn_texts(game, lead.moves), n, avg["mean"],
+                                 avg["win"], avg["vp"], avg["margin"], win_se(avg["win"], n), not full,
+                                 lead.tree_moves, list(lead.after)))
+    out.sort(key=lambda t: (t.visits, t.mean), reverse=True)
+    return out
+
+
+def turn_texts(game, moves: list[int]) -> list[str]:
+    """The texts of a turn's moves, each read in the position where it is played."""
+    g = game.clone()
+    g.state.set_chance(False, True)
+    out = []
+    for a in moves:
+        out.append(g.text(a))
+        g.state.apply(a)
+    return out
 
 
 def pv_texts(game, actions: list[int]) -> list[str]:
