@@ -107,6 +107,12 @@ class TurnCandidate:
     partial: bool = False    # the tree stopped before the turn ended: the rest is the greedy continuation
     tree_moves: int = 0      # how many of `moves` the tree explored (the rest completed greedily)
     after: list[int] = field(default_factory=list)   # the most visited line after the turn (action codes)
+    tops: int = 0            # in how many of the merged searches this was the top turn
+
+    @property
+    def lcb(self) -> float:
+        """The ranking key: the win estimate less two standard errors (a thin estimate ranks low)."""
+        return self.win - 2.0 * self.win_se
 
 
 def win_se(win: float, visits: int) -> float:
@@ -127,6 +133,7 @@ class SearchResult:
     seconds: float
     config: SearchConfig
     turns: list[TurnCandidate] = field(default_factory=list)
+    searches: int = 1        # independent searches merged into this result (root parallelism, slices)
 
     @property
     def best(self) -> Candidate:
@@ -180,7 +187,7 @@ def _merge(game, raws: list[dict], config: SearchConfig) -> SearchResult:
     turns = merge_turns(game, [[_turn_from_raw(game, t) for t in r.get("turns", [])] for r in raws])
     return SearchResult(game.decider, candidates, sum(r["iterations"] for r in raws),
                         sum(r["nodes"] for r in raws), sum(r["bytes"] for r in raws),
-                        max(r["seconds"] for r in raws), config, turns)
+                        max(r["seconds"] for r in raws), config, turns, len(raws))
 
 
 def _turn_from_raw(game, raw: dict) -> TurnCandidate:
@@ -201,28 +208,45 @@ def turn_end_key(game, moves: list[int]):
     return repr(g.state.export())
 
 
+def rank_turns(turns: list[TurnCandidate]) -> list[TurnCandidate]:
+    """Best first by the win estimate's lower bound (win - 2 standard errors), then visits: a turn
+    with few visits cannot rank first by luck, and among well explored turns the higher win wins."""
+    return sorted(turns, key=lambda t: (t.lcb, t.visits), reverse=True)
+
+
 def merge_turns(game, lists: list[list[TurnCandidate]]) -> list[TurnCandidate]:
     """Whole turns of several searches (or one) merged by the position they reach: visits summed,
     means weighted by visits; the moves, the flag and the line after are the most visited version's.
     A merged turn is partial only if no search explored it to its end."""
     groups: dict = {}
+    top_keys = []
     for turns in lists:
-        for t in turns:
-            key = turn_end_key(game, t.moves)
-            if key is None:
-                continue
+        keyed = [(turn_end_key(game, t.moves), t) for t in turns]
+        keyed = [(k, t) for k, t in keyed if k is not None]
+        for key, t in keyed:
             groups.setdefault(key, []).append(t)
+        # each search's own top turn (after merging its transpositions) votes once
+        own: dict = {}
+        for key, t in keyed:
+            own.setdefault(key, []).append(t)
+        if own:
+            top_keys.append(max(own, key=lambda k: _pooled_lcb(own[k])))
     out = []
-    for group in groups.values():
+    for key, group in groups.items():
         full = [t for t in group if not t.partial]
         lead = max(full or group, key=lambda t: t.visits)
         n = sum(t.visits for t in group)
         avg = {k: sum(getattr(t, k) * t.visits for t in group) / max(1, n) for k in ("mean", "win", "vp", "margin")}
         out.append(TurnCandidate(list(lead.moves), lead.texts or turn_texts(game, lead.moves), n, avg["mean"],
                                  avg["win"], avg["vp"], avg["margin"], win_se(avg["win"], n), not full,
-                                 lead.tree_moves, list(lead.after)))
-    out.sort(key=lambda t: (t.visits, t.mean), reverse=True)
-    return out
+                                 lead.tree_moves, list(lead.after), top_keys.count(key)))
+    return rank_turns(out)
+
+
+def _pooled_lcb(group: list[TurnCandidate]) -> float:
+    n = sum(t.visits for t in group)
+    win = sum(t.win * t.visits for t in group) / max(1, n)
+    return win - 2.0 * win_se(win, n)
 
 
 def turn_texts(game, moves: list[int]) -> list[str]:
