@@ -4,13 +4,15 @@
 - `common`: helpers shared by the commands (loading a game file, list options, names, maps);
 - `track`: tracking a game at the table (new, show, moves, play, undo, score);
 - `search`: hints and the analysis engine (hint, analyze);
-- `lab`: bots, tournaments and ratings (bots, tournament, rate).
+- `lab`: bots, tournaments and ratings (bots, tournament, rate);
+- `review`: grading every recorded turn of a game (review); `turns`: play --suggested; `budget`: the
+  search budget options of hint, play --suggested and review.
 
 Adding a command: write one function decorated with `@main.command(...)` in the module of its group
 (its docstring is the --help text and must end with an example); load a game with `load_game(path)` and
 save with `gf.save()`. Commands raise (UserError, GameError, ...) and never print errors themselves.
 """
 from .app import UserError, main  # noqa: F401
-from . import lab, search, track  # noqa: F401,E402  (registers the commands)
+from . import lab, review, search, track  # noqa: F401,E402  (registers the commands)
 
 __all__ = ["main", "UserError"]
