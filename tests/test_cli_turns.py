@@ -298,3 +298,20 @@ def test_parse_turn_and_recorded_turns():
     assert turns[1].texts == ["play Prefect", "cash"] and not turns[0].forced
     # an unfinished last turn is not a recorded turn
     assert len(recorded_turns(game, texts[:-1])) == 2
+
+
+def test_analyze_answers_the_same_whole_turns(tmp_path):
+    from concordia_ai.analyze import handle
+    f = new_game(tmp_path)
+    replies = []
+    handle(json.dumps({"id": "t", "file": str(f), "iterations": 1200, "lines": 4}), replies.append)
+    answer = replies[-1]
+    hint = json.loads(run("hint", f, "--iterations", 1200, "--top", 4, "--json", "-q").stdout)
+    assert answer["turns"] == hint["turns"] and len(answer["turns"]) == 4
+    t = answer["turns"][0]
+    assert set(t) == {"moves", "visits", "winrate", "winrateSe", "scoreLead", "vp", "utility", "lossWinrate",
+                      "lossVp", "order", "partial", "treeMoves", "after"}
+    assert t["lossWinrate"] == 0 and t["lossVp"] == 0 and t["order"] == 0
+    assert answer["candidates"] and answer["candidates"][0]["move"] == "play Architect"
+    for seg in t["after"]:
+        assert set(seg) == {"who", "turn", "moves"} and seg["who"] in ("Ann", "Bob", "Cid", "chance")
