@@ -221,11 +221,17 @@ def turn_table(turns: list[dict]) -> list[str]:
     L = [head]
     for i, t in enumerate(turns, 1):
         loss = (f"{'-':>11}  {'-':>5}" if i == 1 else
-                f"{100 * t['lossWinrate']:>11.1f}  {t['lossVp']:>5.1f}")
+                f"{_fixed(100 * t['lossWinrate']):>11}  {_fixed(t['lossVp']):>5}")
         flag = "  (partly greedy)" if t["partial"] else ""
         L.append(f"{i:>2}  {100 * t['winrate']:>5.1f} ± {100 * t['winrateSe']:>3.1f}  {t['vp']:>5.1f}  "
                  f"{t['scoreLead']:>+6.1f}  {loss}  {t['visits']:>7}  {'; '.join(t['moves'])}{flag}")
     return L
+
+
+def _fixed(x: float) -> str:
+    """One decimal, never '-0.0'."""
+    text = f"{x:.1f}"
+    return "0.0" if text == "-0.0" else text
 
 
 def effect_line(effect: dict) -> str:

@@ -188,7 +188,7 @@ def test_hint_whole_turns_text_and_json(tmp_path):
     assert out[1].startswith("budget: 1500 iterations in each of 1 search process; took ")
     assert out[2].split() == ["#", "win", "%", "VP", "margin", "loss:", "win", "%", "VP", "visits", "turn"]
     assert [line.split()[0] for line in out[3:6]] == ["1", "2", "3"]
-    assert out[6].startswith("Turn 1 changes: coins 5 -> ")
+    assert out[6].startswith("The top turn changes: coins 5 -> ")
     data = json.loads(run("hint", f, "--iterations", 1500, "--top", 3, "--json", "-q").stdout)
     assert digest(f) == before
     game = Game.new("imperium", 3, seed=7)
@@ -200,7 +200,7 @@ def test_hint_whole_turns_text_and_json(tmp_path):
         assert t["lossWinrate"] == pytest.approx(data["turns"][0]["winrate"] - t["winrate"], abs=2e-4)
         assert t["order"] == i and str(t["visits"]) in row
     eff = data["effect"]
-    assert out[6] == "Turn 1 changes: " + ("coins {} -> {} ({:+d})".format(
+    assert out[6] == "The top turn changes: " + ("coins {} -> {} ({:+d})".format(
         eff["coins"]["before"], eff["coins"]["after"], eff["coins"]["after"] - eff["coins"]["before"])
         + out[6].split(")", 1)[1])
     assert data["warnings"] == [line[len("note: "):] for line in out if line.startswith("note: ")]

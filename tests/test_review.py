@@ -85,7 +85,7 @@ def test_review_grades_every_turn_json_matches_table_and_plot(short_game, tmp_pa
     assert hashlib.sha256(short_game.read_bytes()).hexdigest() == before
     # the table (a rerun: everything is read back from the file) shows the same numbers
     out = run("review", short_game, "--iterations", 300, "--jobs", 1, "-q").stdout.splitlines()
-    assert out[0].startswith(f"review of {short_game}: 6 turns (0 searched now, the rest read from ")
+    assert out[0].startswith(f"review of {short_game}: 6 turns (0 searched now, 6 read from ")
     rows = [line for line in out[2:] if line[:4].strip().isdigit()]
     assert len(rows) == 6
     for line, r in zip(rows, data["turns"]):
@@ -96,9 +96,10 @@ def test_review_grades_every_turn_json_matches_table_and_plot(short_game, tmp_pa
                               f"{100 * r['lossWin']:.1f}", f"{r['lossVp']:.1f}"]
         assert line.endswith("; ".join(r["played"]))
     for s in data["summary"]:
-        head = (f"  {s['player']}: {s['graded']} turns graded; {s['inaccuracies']} inaccuracies, {s['mistakes']} "
-                f"mistakes, {s['blunders']} blunders; mean loss {100 * s['meanLossWin']:.1f} win %, "
-                f"{s['meanLossVp']:.1f} VP")
+        word = lambda n, w: f"{n} {w if n == 1 else w[:-1] + 'ies' if w.endswith('y') else w + 's'}"  # noqa: E731
+        head = (f"  {s['player']}: {word(s['graded'], 'turn')} graded; {word(s['inaccuracies'], 'inaccuracy')}, "
+                f"{word(s['mistakes'], 'mistake')}, {word(s['blunders'], 'blunder')}; mean loss "
+                f"{100 * s['meanLossWin']:.1f} win %, {s['meanLossVp']:.1f} VP")
         assert head in out
 
 

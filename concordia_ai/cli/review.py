@@ -81,8 +81,8 @@ def review(game_file, seconds, iterations, jobs, player_name, out_path, plot_pat
         _echo_json({"file": game_file, "budget": budget, "out": out, "searched": result.searched,
                     "turns": result.records, "summary": rows, "plot": plot_path})
         return
-    click.echo(f"review of {game_file}: {len(result.records)} turns ({result.searched} searched now, the rest "
-               f"read from {out}); budget: {budget}")
+    click.echo(f"review of {game_file}: {len(result.records)} turns ({result.searched} searched now, "
+               f"{len(result.records) - result.searched} read from {out}); budget: {budget}")
     for line in _table(result.records):
         click.echo(line)
     click.echo("")
@@ -90,10 +90,16 @@ def review(game_file, seconds, iterations, jobs, player_name, out_path, plot_pat
     for r in rows:
         mean = ("-" if r["meanLossWin"] is None else
                 f"mean loss {100 * r['meanLossWin']:.1f} win %, {r['meanLossVp']:.1f} VP")
-        click.echo(f"  {r['player']}: {r['graded']} turns graded; {r['inaccuracies']} inaccuracies, "
-                   f"{r['mistakes']} mistakes, {r['blunders']} blunders; {mean}")
+        counts = ", ".join(_count(r[key], word) for key, word in (("inaccuracies", "inaccuracy"),
+                                                                  ("mistakes", "mistake"), ("blunders", "blunder")))
+        click.echo(f"  {r['player']}: {_count(r['graded'], 'turn')} graded; {counts}; {mean}")
     if plot_path is not None:
         click.echo(f"plot: {plot_path}")
+
+
+def _count(n: int, word: str) -> str:
+    plural = word[:-1] + "ies" if word.endswith("y") else word + "s"
+    return f"{n} {word if n == 1 else plural}"
 
 
 def _table(records: list[dict]) -> list[str]:

@@ -175,7 +175,7 @@ def _turn_hint(game_file, game, result, config, described, top, judgement, as_js
     if turns:
         for line in render.turn_table(turns):
             click.echo(line)
-        click.echo(f"Turn 1 changes: {render.effect_line(effect)}")
+        click.echo(f"The top turn changes: {render.effect_line(effect)}")
         segments = line_after(game, result.turns[0])
         if segments:
             click.echo("Then, the most visited line:")
