@@ -154,7 +154,7 @@ def play(game_file, move, suggested, seconds, iterations, jobs, seed, quiet):
         raise UserError("--time, --iterations and --jobs are the budget of --suggested; without it they are not used")
     texts = [part.strip() for m in move for part in m.split(";") if part.strip()]
     if not texts:
-        raise UserError("no move given; e.g. concordia play GAME_FILE 'play Architect'")
+        raise UserError("no move given; e.g. concordia play GAME_FILE 'play Architect' (or --suggested: the hint's top turn)")
     gf = _load(game_file)
     try:
         applied = gf.apply(texts)
