@@ -217,13 +217,13 @@ def score_table(game: Game) -> str:
 
 def turn_table(turns: list[dict]) -> list[str]:
     """The ranked whole turns of a hint (dicts of analyze.turn_dicts), one line each plus the moves."""
-    head = f"{'#':>2}  {'win %':>11}  {'VP':>5}  {'margin':>6}  {'loss: win %':>11}  {'VP':>5}  {'visits':>7}  turn"
+    head = f"{'#':>2}  {'win %':>12}  {'VP':>5}  {'margin':>6}  {'loss: win %':>11}  {'VP':>5}  {'visits':>7}  turn"
     L = [head]
     for i, t in enumerate(turns, 1):
         loss = (f"{'-':>11}  {'-':>5}" if i == 1 else
                 f"{_fixed(100 * t['lossWinrate']):>11}  {_fixed(t['lossVp']):>5}")
         flag = "  (partly greedy)" if t["partial"] else ""
-        L.append(f"{i:>2}  {100 * t['winrate']:>5.1f} ± {100 * t['winrateSe']:>3.1f}  {t['vp']:>5.1f}  "
+        L.append(f"{i:>2}  {100 * t['winrate']:>5.1f} ± {100 * t['winrateSe']:>4.1f}  {t['vp']:>5.1f}  "
                  f"{t['scoreLead']:>+6.1f}  {loss}  {t['visits']:>7}  {'; '.join(t['moves'])}{flag}")
     return L
 

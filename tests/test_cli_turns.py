@@ -195,7 +195,7 @@ def test_hint_whole_turns_text_and_json(tmp_path):
     assert len(data["turns"]) == 3 and data["candidateTurns"] >= 3 and data["rootInfo"]["searches"] == 1
     for i, t in enumerate(data["turns"]):
         assert_whole_turn(game, parse_turn(game, "; ".join(t["moves"])))
-        row = out[3 + i]
+        row = " ".join(out[3 + i].split())
         assert f"{100 * t['winrate']:.1f} ± {100 * t['winrateSe']:.1f}" in row and row.endswith("; ".join(t["moves"]))
         assert t["lossWinrate"] == pytest.approx(data["turns"][0]["winrate"] - t["winrate"], abs=2e-4)
         assert t["order"] == i and str(t["visits"]) in row

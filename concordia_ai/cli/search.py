@@ -76,9 +76,10 @@ def _hint_slices(iterations: int) -> int:
 def hint(game_file, seconds, iterations, jobs, top, step, intended, spec, seed, as_json, quiet):
     """Suggest whole turns for whoever decides now: ISMCTS over the unseen stack order.
 
-    Ranks the player's whole turns (the card, every step, done) by the search's visits and shows
-    for each the search's win estimate with its standard error, expected final VP, VP margin over
-    the best opponent, the loss against the top turn and the visits. For the top turn: what it
+    Ranks the player's whole turns (the card, every step, done), best first by the search's win
+    estimate less two standard errors, and shows for each the win estimate with its standard
+    error, expected final VP, VP margin over the best opponent, the loss against the top turn and
+    the visits. For the top turn: what it
     changes now (coins, goods, houses, VP) and the most visited line after it, by player and turn.
     The win % is the search's estimate (the share of its simulations the player wins), not a
     calibrated probability. The output says in words when the answer is thin or unstable.
