@@ -161,3 +161,12 @@ def test_review_bad_options(short_game, args, words):
     assert all(w in lines[0] for w in words), lines[0]
     assert hashlib.sha256(short_game.read_bytes()).hexdigest() == before
     assert not (short_game.parent / "short.review.jsonl").exists()
+
+
+def test_parallel_review_gives_the_same_grades(short_game, tmp_path):
+    gf = GameFile.load(str(short_game))
+    config = SearchConfig(iterations=200, seed=3)
+    one = rv.review_game(gf.initial, gf.moves, config, str(tmp_path / "one.jsonl"), jobs=1)
+    two = rv.review_game(gf.initial, gf.moves, config, str(tmp_path / "two.jsonl"), jobs=2)
+    assert two.records == one.records and two.searched == 6     # in game order, whatever order they finished
+    assert sorted(json.loads(x)["index"] for x in (tmp_path / "two.jsonl").read_text().splitlines()) == list(range(6))

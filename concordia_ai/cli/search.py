@@ -166,6 +166,7 @@ def _turn_hint(game_file, game, result, config, described, top, judgement, as_js
     if as_json:
         _echo_json({"file": game_file, "player": game.names[game.decider], "seat": game.decider,
                     "phase": game.phase, "turns": turns, "candidateTurns": len(result.turns),
+                    "candidates": analyze.candidate_dicts(result, top),
                     "effect": effect, "warnings": warnings, "move": judged, "rootInfo": info,
                     "config": asdict(config)})
         return
