@@ -154,17 +154,15 @@ def plot(records: list[dict], names: list[str], path: str, title: str) -> None:
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
     fig, ax = plt.subplots(figsize=(8, 4.5), dpi=100)
-    marked = False
     for seat, name in enumerate(names):
         pts = [(r["turn"], r["winBest"]) for r in records if r["seat"] == seat and r["winBest"] is not None]
         if pts:
             ax.plot([p[0] for p in pts], [100 * p[1] for p in pts], marker="o", markersize=3, label=name)
-        bad = [(r["turn"], r["winBest"]) for r in records
-               if r["seat"] == seat and r["grade"] in ("mistake", "blunder") and r["winBest"] is not None]
-        if bad:
-            ax.scatter([p[0] for p in bad], [100 * p[1] for p in bad], marker="x", color="black", zorder=3,
-                       label=None if marked else "mistake or blunder")
-            marked = True
+    bad = [(r["turn"], r["winBest"]) for r in records
+           if r["grade"] in ("mistake", "blunder") and r["winBest"] is not None]
+    if bad:
+        ax.scatter([p[0] for p in bad], [100 * p[1] for p in bad], marker="x", color="black", zorder=3,
+                   label="mistake or blunder")
     ax.axhline(100 / len(names), color="grey", linestyle=":", linewidth=1, label="fair share")
     ax.set_xlabel("turn")
     ax.set_ylabel("win % (search's estimate, before the turn)")
