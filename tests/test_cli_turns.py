@@ -274,6 +274,9 @@ def test_hint_bad_options(tmp_path, args, words):
     (["--suggested", "1", "--time", "-2"], ["--time"]),
     (["--suggested", "1", "--iterations", "300", "play Architect"], ["moves or --suggested"]),
     (["play Architect", "--iterations", "300"], ["budget of --suggested"]),
+    (["--suggested", "1", "--seed", "-1"], ["--seed"]),
+    (["--suggested", "1", "--jobs", "0"], ["--jobs"]),
+    (["--suggested", "1", "--time", "1", "--iterations", "5"], ["one budget"]),
 ])
 def test_play_suggested_bad_values(tmp_path, args, words):
     f = new_game(tmp_path)

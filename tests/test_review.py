@@ -152,6 +152,8 @@ def test_review_one_player(short_game):
     (["--iterations", "0"], ["--iterations"]),
     (["--time", "1", "--iterations", "10"], ["one budget"]),
     (["--jobs", "0"], ["--jobs"]),
+    (["--seed", "-1"], ["--seed"]),
+    (["--plot", "."], ["--plot"]),
 ])
 def test_review_bad_options(short_game, args, words):
     before = hashlib.sha256(short_game.read_bytes()).hexdigest()
