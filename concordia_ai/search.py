@@ -221,7 +221,7 @@ def merge_turns(game, lists: list[list[TurnCandidate]]) -> list[TurnCandidate]:
     groups: dict = {}
     top_keys = []
     for turns in lists:
-        keyed = [(turn_end_key(game, t.moves), t) for t in turns]
+        keyed = [(_cached_key(game, t), t) for t in turns]
         keyed = [(k, t) for k, t in keyed if k is not None]
         for key, t in keyed:
             groups.setdefault(key, []).append(t)
@@ -237,10 +237,20 @@ def merge_turns(game, lists: list[list[TurnCandidate]]) -> list[TurnCandidate]:
         lead = max(full or group, key=lambda t: t.visits)
         n = sum(t.visits for t in group)
         avg = {k: sum(getattr(t, k) * t.visits for t in group) / max(1, n) for k in ("mean", "win", "vp", "margin")}
-        out.append(TurnCandidate(list(lead.moves), lead.texts or turn_texts(game, lead.moves), n, avg["mean"],
-                                 avg["win"], avg["vp"], avg["margin"], win_se(avg["win"], n), not full,
-                                 lead.tree_moves, list(lead.after), top_keys.count(key)))
+        merged = TurnCandidate(list(lead.moves), lead.texts or turn_texts(game, lead.moves), n, avg["mean"],
+                               avg["win"], avg["vp"], avg["margin"], win_se(avg["win"], n), not full,
+                               lead.tree_moves, list(lead.after), top_keys.count(key))
+        merged._end_key = key
+        out.append(merged)
     return rank_turns(out)
+
+
+def _cached_key(game, t: TurnCandidate):
+    # partial reports merge the same slices again and again: compute each turn's key once
+    key = getattr(t, "_end_key", None)
+    if key is None:
+        key = t._end_key = turn_end_key(game, t.moves)
+    return key
 
 
 def _pooled_lcb(group: list[TurnCandidate]) -> float:
