@@ -318,3 +318,32 @@ def test_analyze_answers_the_same_whole_turns(tmp_path):
     assert answer["candidates"] and answer["candidates"][0]["move"] == "play Architect"
     for seg in t["after"]:
         assert set(seg) == {"who", "turn", "moves"} and seg["who"] in ("Ann", "Bob", "Cid", "chance")
+
+
+@pytest.mark.parametrize("board, players, steps", [
+    ("imperium", 4, 60), ("italia", 5, 140), ("creta", 3, 90), ("aegyptus", 4, 200), ("imperium", 2, 300)])
+def test_turns_are_whole_turns_in_mid_game_positions(board, players, steps):
+    import random
+    game = Game.new(board, players, seed=steps)
+    rng = random.Random(steps)
+    for _ in range(steps):          # random sub-decisions: positions in the middle of a turn too
+        game.state.apply(rng.choice(game.legal_moves()))
+    while game.decider == CHANCE:
+        game.state.apply(rng.choice(game.legal_moves()))
+    assert game.decider is not None
+    r = search(game, SearchConfig(iterations=400, seed=steps))
+    assert r.turns
+    for t in r.turns:
+        assert_whole_turn(game, t.moves)
+
+
+def test_a_keep_choice_is_a_turn_of_its_own():
+    import random
+    game, rng = Game.new("imperium", 4, seed=1), random.Random(1)
+    while game.phase != "keep":         # random play until a storehouse overflows (seed 1: turn 309)
+        game.state.apply(rng.choice(game.legal_moves()))
+    assert (game.decider, game.state.turns) == (0, 308)
+    r = search(game, SearchConfig(iterations=500, seed=1))
+    assert sorted(t.texts for t in r.turns) == [["keep brick"], ["keep tool"]]
+    for t in r.turns:
+        assert_whole_turn(game, t.moves)
