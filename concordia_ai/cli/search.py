@@ -7,8 +7,8 @@ import click
 
 from .. import render
 from ..game import CHANCE, GameError
-from .app import UserError, main
 from ..turns import judge_turn, parse_turn
+from .app import UserError, main
 from .budget import budget_options, search_budget
 from .common import GAME_FILE, _echo_json, _load
 
@@ -79,8 +79,8 @@ def hint(game_file, seconds, iterations, jobs, top, step, intended, spec, seed, 
     Ranks the player's whole turns (the card, every step, done), best first by the search's win
     estimate less two standard errors, and shows for each the win estimate with its standard
     error, expected final VP, VP margin over the best opponent, the loss against the top turn and
-    the visits. For the top turn: what it
-    changes now (coins, goods, houses, VP) and the most visited line after it, by player and turn.
+    the visits. For the top turn: what it changes now (coins, goods, houses, VP) and the most
+    visited line after it, by player and turn.
     The win % is the search's estimate (the share of its simulations the player wins), not a
     calibrated probability. The output says in words when the answer is thin or unstable.
 
@@ -104,10 +104,7 @@ def hint(game_file, seconds, iterations, jobs, top, step, intended, spec, seed, 
         raise UserError("--bot flatmc ranks single moves only; add --step (whole turns need ismcts)")
     if step and intended is not None:
         raise UserError("--move judges a whole turn; it cannot be combined with --step")
-    if step:
-        opts, described = search_budget(seconds, iterations, jobs, options, default_jobs=None)
-    else:
-        opts, described = search_budget(seconds, iterations, jobs, options)
+    opts, described = search_budget(seconds, iterations, jobs, options)
     config = make_config(opts, seed)
     gf = _load(game_file)
     game = gf.game
