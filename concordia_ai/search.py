@@ -94,8 +94,9 @@ class TurnCandidate:
     The statistics aggregate over every chance outcome after the turn (cards revealed into the display
     come after the player's last decision). `win_se` is the standard error of `win` for a mean of
     `visits` values in [0, 1], sqrt(p(1-p)/n) with p smoothed as (wins + 1) / (n + 2) so that a few
-    visits never claim certainty; visits of a tree search are not independent draws, so read it as a
-    rough scale of the noise, not as an exact interval."""
+    visits never claim certainty, and widened when merged searches disagree (merged_win_se). Visits of
+    a tree search are not independent draws, so read it as a rough scale of the noise, not as an
+    exact interval."""
     moves: list[int]
     texts: list[str]
     visits: int
@@ -217,14 +218,18 @@ def rank_turns(turns: list[TurnCandidate]) -> list[TurnCandidate]:
 def merge_turns(game, lists: list[list[TurnCandidate]]) -> list[TurnCandidate]:
     """Whole turns of several searches (or one) merged by the position they reach: visits summed,
     means weighted by visits; the moves, the flag and the line after are the most visited version's.
-    A merged turn is partial only if no search explored it to its end."""
+    A merged turn is partial only if no search explored it to its end. When several searches saw a
+    turn and disagree about it more than their visits explain, its standard error is widened by that
+    disagreement (merged_win_se)."""
     groups: dict = {}
+    sources: dict = {}
     top_keys = []
-    for turns in lists:
+    for i, turns in enumerate(lists):
         keyed = [(_cached_key(game, t), t) for t in turns]
         keyed = [(k, t) for k, t in keyed if k is not None]
         for key, t in keyed:
             groups.setdefault(key, []).append(t)
+            sources.setdefault(key, {}).setdefault(i, []).append(t)
         # each search's own top turn (after merging its transpositions) votes once
         own: dict = {}
         for key, t in keyed:
@@ -237,12 +242,30 @@ def merge_turns(game, lists: list[list[TurnCandidate]]) -> list[TurnCandidate]:
         lead = max(full or group, key=lambda t: t.visits)
         n = sum(t.visits for t in group)
         avg = {k: sum(getattr(t, k) * t.visits for t in group) / max(1, n) for k in ("mean", "win", "vp", "margin")}
+        per_search = [(sum(t.visits for t in ts), sum(t.win * t.visits for t in ts) / max(1, sum(t.visits for t in ts)))
+                      for ts in sources[key].values()]
         merged = TurnCandidate(list(lead.moves), lead.texts or turn_texts(game, lead.moves), n, avg["mean"],
-                               avg["win"], avg["vp"], avg["margin"], win_se(avg["win"], n), not full,
+                               avg["win"], avg["vp"], avg["margin"], merged_win_se(avg["win"], per_search), not full,
                                lead.tree_moves, list(lead.after), top_keys.count(key))
         merged._end_key = key
         out.append(merged)
     return rank_turns(out)
+
+
+def merged_win_se(win: float, per_search: list[tuple[int, float]]) -> float:
+    """The standard error of a win share pooled from several searches, [(visits, win)] each.
+
+    The binomial error of all the visits, widened by the searches' disagreement when they disagree
+    more than their visits explain (the quasi-binomial dispersion factor
+    phi = sum n_i (x_i - x)^2 / ((k - 1) p (1 - p)), applied when above 1)."""
+    n = sum(v for v, _ in per_search)
+    base = win_se(win, n)
+    used = [(v, x) for v, x in per_search if v > 0]
+    if len(used) < 2:
+        return base
+    p = (win * n + 1.0) / (n + 2.0)
+    phi = sum(v * (x - win) ** 2 for v, x in used) / ((len(used) - 1) * p * (1.0 - p))
+    return base * math.sqrt(max(1.0, phi))
 
 
 def _cached_key(game, t: TurnCandidate):

@@ -104,6 +104,17 @@ def test_win_se_and_ranking_by_lower_bound():
     assert [t.texts for t in rank_turns([a, b, c])] == [["c"], ["a"], ["b"]]
 
 
+def test_merged_standard_error_widens_when_searches_disagree():
+    from concordia_ai.search import merged_win_se
+    assert merged_win_se(0.5, [(1000, 0.5), (1000, 0.5)]) == pytest.approx(win_se(0.5, 2000))
+    assert merged_win_se(0.5, [(2000, 0.5)]) == pytest.approx(win_se(0.5, 2000))
+    # 0.6 and 0.4 on 1000 visits each: phi = 2 * 1000 * 0.01 / (1 * 0.25) = 80
+    assert merged_win_se(0.5, [(1000, 0.6), (1000, 0.4)]) == pytest.approx(win_se(0.5, 2000) * 80 ** 0.5)
+    assert merged_win_se(0.5, [(1000, 0.6), (1000, 0.4)]) == pytest.approx(0.1, abs=1e-4)
+    # a search that never saw the turn does not count
+    assert merged_win_se(0.5, [(1000, 0.5), (0, 0.0)]) == pytest.approx(win_se(0.5, 1000))
+
+
 def test_merge_turns_by_the_position_reached():
     game = Game.new("imperium", 3, seed=7)
     one = parse_turn(game, ARCH)
@@ -116,7 +127,10 @@ def test_merge_turns_by_the_position_reached():
     assert len(merged) == 2
     arch, pre = merged
     assert arch.moves == one and arch.visits == 400 and arch.win == pytest.approx(0.7)
-    assert arch.tops == 1 and arch.win_se == pytest.approx(win_se(0.7, 400))
+    assert arch.tops == 1
+    # 0.8 on 300 visits and 0.4 on 100 disagree: phi = (300 * 0.01 + 100 * 0.09) / p(1-p), p = 281/402
+    p = 281 / 402
+    assert arch.win_se == pytest.approx(win_se(0.7, 400) * (12 / (p * (1 - p))) ** 0.5)
     assert pre.visits == 300 and pre.win == pytest.approx(0.6) and not pre.partial and pre.tops == 1   # each search votes for its own top
     assert arch.texts == [x.strip() for x in ARCH.split(";")]
 
