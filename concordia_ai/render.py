@@ -223,7 +223,8 @@ def turn_table(turns: list[dict]) -> list[str]:
         loss = (f"{'-':>11}  {'-':>5}" if i == 1 else
                 f"{_fixed(100 * t['lossWinrate']):>11}  {_fixed(t['lossVp']):>5}")
         flag = "  (partly greedy)" if t["partial"] else ""
-        L.append(f"{i:>2}  {100 * t['winrate']:>5.1f} ± {100 * t['winrateSe']:>4.1f}  {t['vp']:>5.1f}  "
+        win = f"{100 * t['winrate']:.1f} ± {100 * t['winrateSe']:.1f}"
+        L.append(f"{i:>2}  {win:>12}  {t['vp']:>5.1f}  "
                  f"{t['scoreLead']:>+6.1f}  {loss}  {t['visits']:>7}  {'; '.join(t['moves'])}{flag}")
     return L
 
