@@ -27,7 +27,7 @@ from .game import CHANCE, Game
 from .gamefile import GameFile, GameFileError
 from .notation import NotationError
 from .position import PositionError
-from .search import Candidate, SearchConfig, SearchResult, search
+from .search import Candidate, SearchConfig, SearchResult, merge_turns, search
 
 DEFAULT_ITERATIONS = 5000
 DEFAULT_LINES = 10
@@ -59,7 +59,8 @@ def merge_results(game: Game, results: list[SearchResult], config: SearchConfig)
     else:
         cands.sort(key=lambda c: (c.visits, c.mean), reverse=True)
     return SearchResult(game.decider, cands, sum(r.iterations for r in results), sum(r.nodes for r in results),
-                        sum(r.bytes for r in results), sum(r.seconds for r in results), config)
+                        sum(r.bytes for r in results), sum(r.seconds for r in results), config,
+                        merge_turns(game, [r.turns for r in results]), sum(r.searches for r in results))
 
 
 def sliced_search(game: Game, config: SearchConfig, slices: int = 1, slice_seconds: float | None = None,
@@ -115,6 +116,20 @@ def candidate_dicts(result: SearchResult, lines: int | None) -> list[dict]:
                  vp=round(c.vp, 3), utility=round(c.mean, 4), lcb=round(lcb(c.win, c.visits), 4), order=i,
                  pv=c.pv)
             for i, c in enumerate(cands)]
+
+
+def turn_dicts(game: Game, result: SearchResult, lines: int | None) -> list[dict]:
+    """The whole-turn candidates as JSON (docs/analyze.md): best first, losses against the first."""
+    from .turns import line_after
+    turns = result.turns if lines is None else result.turns[:lines]
+    if not turns:
+        return []
+    best = turns[0]
+    return [dict(moves=t.texts, visits=t.visits, winrate=round(t.win, 4), winrateSe=round(t.win_se, 4),
+                 scoreLead=round(t.margin, 3), vp=round(t.vp, 3), utility=round(t.mean, 4),
+                 lossWinrate=round(best.win - t.win, 4), lossVp=round(best.vp - t.vp, 3), order=i,
+                 partial=t.partial, treeMoves=t.tree_moves, after=line_after(game, t))
+            for i, t in enumerate(turns)]
 
 
 def flat_candidates(game: Game, config: SearchConfig) -> tuple[list[dict], int]:
@@ -236,6 +251,7 @@ def _config_from_query(q: dict) -> SearchConfig:
 def answer(q: dict, game: Game, result: SearchResult, lines: int, during: bool) -> dict:
     return {"id": q["id"], "player": game.names[result.player], "seat": result.player, "phase": game.phase,
             "turnNumber": game.state.turns, "candidates": candidate_dicts(result, lines),
+            "turns": turn_dicts(game, result, lines),
             "rootInfo": {"iterations": result.iterations, "nodes": result.nodes,
                          "seconds": round(result.seconds, 4),
                          "visits": sum(c.visits for c in result.candidates)},

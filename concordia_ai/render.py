@@ -307,3 +307,42 @@ def board_text(info: dict) -> str:
         tokens = ", ".join(f"{n} {g}" for g, n in entry["tokens"].items() if n)
         L.append(f"  {letter}: {tokens}  ({len(entry['cities'])} cities: {', '.join(entry['cities'])})")
     return "\n".join(L)
+
+
+# ---------------------------------------------------------------- whole-turn hints
+
+def turn_table(turns: list[dict]) -> list[str]:
+    """The ranked whole turns of a hint (dicts of analyze.turn_dicts), one line each plus the moves."""
+    head = f"{'#':>2}  {'win %':>12}  {'VP':>5}  {'margin':>6}  {'loss: win %':>11}  {'VP':>5}  {'visits':>7}  turn"
+    L = [head]
+    for i, t in enumerate(turns, 1):
+        loss = (f"{'-':>11}  {'-':>5}" if i == 1 else
+                f"{_fixed(100 * t['lossWinrate']):>11}  {_fixed(t['lossVp']):>5}")
+        flag = "  (partly greedy)" if t["partial"] else ""
+        win = f"{100 * t['winrate']:.1f} ± {100 * t['winrateSe']:.1f}"
+        L.append(f"{i:>2}  {win:>12}  {t['vp']:>5.1f}  "
+                 f"{t['scoreLead']:>+6.1f}  {loss}  {t['visits']:>7}  {'; '.join(t['moves'])}{flag}")
+    return L
+
+
+def _fixed(x: float) -> str:
+    """One decimal, never '-0.0'."""
+    text = f"{x:.1f}"
+    return "0.0" if text == "-0.0" else text
+
+
+def effect_line(effect: dict) -> str:
+    """'coins 5 -> 2 (-3); cloth +1; houses 0 -> 2 (+2); VP now 7 -> 9 (+2)' from turns.turn_effect."""
+    parts = []
+    for key, label in (("coins", "coins"), ("houses", "houses"), ("vp_now", "VP now")):
+        b, a = effect[key]["before"], effect[key]["after"]
+        parts.append(f"{label} {b} -> {a} ({a - b:+d})" if a != b else f"{label} {b} (unchanged)")
+    goods = [(k.split(".", 1)[1], v["after"] - v["before"]) for k, v in effect.items() if k.startswith("goods.")]
+    changed = [f"{g} {d:+d}" for g, d in goods if d]
+    parts.insert(1, "goods " + (", ".join(changed) if changed else "unchanged"))
+    return "; ".join(parts)
+
+
+def line_after_lines(segments: list[dict]) -> list[str]:
+    """A principal variation after a turn, one line per turn and player (turns.line_after)."""
+    return [f"  turn {s['turn']}, {s['who']}: {'; '.join(s['moves'])}" for s in segments]

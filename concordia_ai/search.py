@@ -6,6 +6,11 @@
 
 Root parallelism: with `jobs > 1`, independent searches with different seeds run in worker processes
 (joblib) and their root statistics are merged (visits summed, means weighted by visits).
+
+Whole turns: `result.turns` ranks the deciding player's whole turns (the card, every step, `done`), read
+from the tree by the core (collect_turns in cext/search.pxi). Turns that reach the same position (the
+same builds in another order) are one candidate; root-parallel and sliced searches merge turns by that
+position too. See TurnCandidate.
 """
 from __future__ import annotations
 
@@ -22,6 +27,7 @@ ROLLOUTS = ("random", "greedy", "none")
 FINALS = ("visits", "mean")
 EVALS = ("hand", "net")
 CHANCES = ("branch", "merge")
+TURNS_KEPT = 32          # whole turns read from each search tree (the most visited)
 
 
 @dataclass(frozen=True)
@@ -94,6 +100,43 @@ class Candidate:
 
 
 @dataclass
+class TurnCandidate:
+    """One whole turn of the deciding player, with the search's statistics of its last tree node.
+
+    The statistics aggregate over every chance outcome after the turn (cards revealed into the display
+    come after the player's last decision). `win_se` is the standard error of `win` for a mean of
+    `visits` values in [0, 1], sqrt(p(1-p)/n) with p smoothed as (wins + 1) / (n + 2) so that a few
+    visits never claim certainty, and widened when merged searches disagree (merged_win_se). Visits of
+    a tree search are not independent draws, so read it as a rough scale of the noise, not as an
+    exact interval."""
+    moves: list[int]
+    texts: list[str]
+    visits: int
+    mean: float              # mean search reward of the deciding player
+    win: float               # the search's win estimate (share of iterations the player came first)
+    vp: float                # expected final VP
+    margin: float            # expected VP margin over the best opponent
+    win_se: float
+    partial: bool = False    # the tree stopped before the turn ended: the rest is the greedy continuation
+    tree_moves: int = 0      # how many of `moves` the tree explored (the rest completed greedily)
+    after: list[int] = field(default_factory=list)   # the most visited line after the turn (action codes)
+    tops: int = 0            # in how many of the merged searches this was the top turn
+
+    @property
+    def lcb(self) -> float:
+        """The ranking key: the win estimate less two standard errors (a thin estimate ranks low)."""
+        return self.win - 2.0 * self.win_se
+
+
+def win_se(win: float, visits: int) -> float:
+    """Standard error of a win share from `visits` values in [0, 1] (Laplace-smoothed p)."""
+    if visits <= 0:
+        return 0.5
+    p = (win * visits + 1.0) / (visits + 2.0)
+    return math.sqrt(p * (1.0 - p) / visits)
+
+
+@dataclass
 class SearchResult:
     player: int
     candidates: list[Candidate]
@@ -102,6 +145,8 @@ class SearchResult:
     bytes: int
     seconds: float
     config: SearchConfig
+    turns: list[TurnCandidate] = field(default_factory=list)
+    searches: int = 1        # independent searches merged into this result (root parallelism, slices)
 
     @property
     def best(self) -> Candidate:
@@ -113,11 +158,11 @@ class SearchResult:
         return d
 
 
-def _run(state: core.CoreState, config: dict) -> dict:
+def _run(state: core.CoreState, config: dict, turns: int = TURNS_KEPT) -> dict:
     if config.get("eval") == "net":
         from . import value
         value.ensure_loaded()       # worker processes load the weights once
-    return core.search(state, config)
+    return core.search(state, dict(config, turns=turns))
 
 
 def search(game, config: SearchConfig | None = None) -> SearchResult:
@@ -141,7 +186,7 @@ def best_move(game, config: SearchConfig) -> int:
     that `search` builds for people (the bots' hot path)."""
     if config.jobs > 1:
         return search(game, config).best.move
-    children = _run(game.state, config.core_dict())["children"]
+    children = _run(game.state, config.core_dict(), turns=0)["children"]
     return children[0]["action"]
 
 
@@ -168,9 +213,112 @@ def _merge(game, raws: list[dict], config: SearchConfig) -> SearchResult:
         candidates.sort(key=lambda c: (c.mean, c.visits), reverse=True)
     else:
         candidates.sort(key=lambda c: (c.visits, c.mean), reverse=True)
+    turns = merge_turns(game, [[_turn_from_raw(game, t) for t in r.get("turns", [])] for r in raws])
     return SearchResult(game.decider, candidates, sum(r["iterations"] for r in raws),
                         sum(r["nodes"] for r in raws), sum(r["bytes"] for r in raws),
-                        max(r["seconds"] for r in raws), config)
+                        max(r["seconds"] for r in raws), config, turns, len(raws))
+
+
+def _turn_from_raw(game, raw: dict) -> TurnCandidate:
+    return TurnCandidate(list(raw["actions"]), [], raw["visits"], raw["mean"], raw["win"], raw["vp"],
+                         raw["margin"], win_se(raw["win"], raw["visits"]), raw["partial"], raw["tree_len"],
+                         list(raw["after"]))
+
+
+def turn_end_key(game, moves: list[int]):
+    """The position after the deciding player's moves (stopping before any reveal): turns with the same
+    key are the same turn in another order. None if a move is illegal."""
+    g = game.clone()
+    g.state.set_chance(False, True)
+    for a in moves:
+        if not g.state.is_legal(a):
+            return None
+        g.state.apply(a)
+    return repr(g.state.export())
+
+
+def rank_turns(turns: list[TurnCandidate]) -> list[TurnCandidate]:
+    """Best first by the win estimate's lower bound (win - 2 standard errors), then visits: a turn
+    with few visits cannot rank first by luck, and among well explored turns the higher win wins."""
+    return sorted(turns, key=lambda t: (t.lcb, t.visits), reverse=True)
+
+
+def merge_turns(game, lists: list[list[TurnCandidate]]) -> list[TurnCandidate]:
+    """Whole turns of several searches (or one) merged by the position they reach: visits summed,
+    means weighted by visits; the moves, the flag and the line after are the most visited version's.
+    A merged turn is partial only if no search explored it to its end. When several searches saw a
+    turn and disagree about it more than their visits explain, its standard error is widened by that
+    disagreement (merged_win_se)."""
+    groups: dict = {}
+    sources: dict = {}
+    top_keys = []
+    for i, turns in enumerate(lists):
+        keyed = [(_cached_key(game, t), t) for t in turns]
+        keyed = [(k, t) for k, t in keyed if k is not None]
+        for key, t in keyed:
+            groups.setdefault(key, []).append(t)
+            sources.setdefault(key, {}).setdefault(i, []).append(t)
+        # each search's own top turn (after merging its transpositions) votes once
+        own: dict = {}
+        for key, t in keyed:
+            own.setdefault(key, []).append(t)
+        if own:
+            top_keys.append(max(own, key=lambda k: _pooled_lcb(own[k])))
+    out = []
+    for key, group in groups.items():
+        full = [t for t in group if not t.partial]
+        lead = max(full or group, key=lambda t: t.visits)
+        n = sum(t.visits for t in group)
+        avg = {k: sum(getattr(t, k) * t.visits for t in group) / max(1, n) for k in ("mean", "win", "vp", "margin")}
+        per_search = [(sum(t.visits for t in ts), sum(t.win * t.visits for t in ts) / max(1, sum(t.visits for t in ts)))
+                      for ts in sources[key].values()]
+        merged = TurnCandidate(list(lead.moves), lead.texts or turn_texts(game, lead.moves), n, avg["mean"],
+                               avg["win"], avg["vp"], avg["margin"], merged_win_se(avg["win"], per_search), not full,
+                               lead.tree_moves, list(lead.after), top_keys.count(key))
+        merged._end_key = key
+        out.append(merged)
+    return rank_turns(out)
+
+
+def merged_win_se(win: float, per_search: list[tuple[int, float]]) -> float:
+    """The standard error of a win share pooled from several searches, [(visits, win)] each.
+
+    The binomial error of all the visits, widened by the searches' disagreement when they disagree
+    more than their visits explain (the quasi-binomial dispersion factor
+    phi = sum n_i (x_i - x)^2 / ((k - 1) p (1 - p)), applied when above 1)."""
+    n = sum(v for v, _ in per_search)
+    base = win_se(win, n)
+    used = [(v, x) for v, x in per_search if v > 0]
+    if len(used) < 2:
+        return base
+    p = (win * n + 1.0) / (n + 2.0)
+    phi = sum(v * (x - win) ** 2 for v, x in used) / ((len(used) - 1) * p * (1.0 - p))
+    return base * math.sqrt(max(1.0, phi))
+
+
+def _cached_key(game, t: TurnCandidate):
+    # partial reports merge the same slices again and again: compute each turn's key once
+    key = getattr(t, "_end_key", None)
+    if key is None:
+        key = t._end_key = turn_end_key(game, t.moves)
+    return key
+
+
+def _pooled_lcb(group: list[TurnCandidate]) -> float:
+    n = sum(t.visits for t in group)
+    win = sum(t.win * t.visits for t in group) / max(1, n)
+    return win - 2.0 * win_se(win, n)
+
+
+def turn_texts(game, moves: list[int]) -> list[str]:
+    """The texts of a turn's moves, each read in the position where it is played."""
+    g = game.clone()
+    g.state.set_chance(False, True)
+    out = []
+    for a in moves:
+        out.append(g.text(a))
+        g.state.apply(a)
+    return out
 
 
 def standard_error(mean_square: float, mean: float, n: int) -> float:

@@ -76,7 +76,9 @@ def test_stream_of_queries_with_errors(tmp_path):
 
 def test_partial_reports():
     pos = Game.new("imperium", 2, seed=4).to_json()
-    out = engine([{"id": "p", "position": pos, "seconds": 0.4, "reportEvery": 0.1, "lines": 2}])
+    # an iteration budget: slices of 0.1 CPU s until it is spent, so the number of partial reports
+    # does not depend on how busy the machine is (a time budget is wall-clock against CPU-timed slices)
+    out = engine([{"id": "p", "position": pos, "iterations": 300000, "reportEvery": 0.1, "lines": 2}])
     assert all(o["id"] == "p" for o in out)
     assert [o["isDuringSearch"] for o in out][-1] is False
     partial = [o for o in out if o["isDuringSearch"]]

@@ -130,7 +130,7 @@ CASES = [
     (["show", "{d}/game.json", "--colour"], "No such option"),
     (["hnit", "{d}/game.json"], "No such command"),
     # play
-    (["play", "{d}/game.json"], "Missing argument 'MOVE"),
+    (["play", "{d}/game.json"], "no move given"),
     (["play", "{d}/game.json", " ; "], "no move given"),
     (["play", "{d}/game.json", "fly away"], "unknown move 'fly away'"),
     (["play", "{d}/game.json", "play Senator"], "not a legal move"),

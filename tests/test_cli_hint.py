@@ -1,4 +1,6 @@
-"""`concordia hint` (ISMCTS / flat MC move suggestions) and `concordia bots`."""
+"""`concordia hint --step` (ISMCTS / flat MC single-move suggestions), hint errors and `concordia bots`.
+
+Whole-turn hints, --move, play --suggested: tests/test_cli_turns.py."""
 import hashlib
 import json
 
@@ -34,7 +36,7 @@ def test_hint_text_and_json(tmp_path):
     f = tmp_path / "game.json"
     run("new", f, "--players", 3, "--seed", 7, "--names", "Ann,Bob,Cid")
     before = digest(f)
-    r = run("hint", f, "--iterations", 600, "--top", 3)
+    r = run("hint", f, "--step", "--iterations", 600, "--top", 3)
     out = r.stdout.splitlines()
     assert out[0].startswith("Ann decides (turn 1 (round 1), play); ismcts: 600 iterations")
     assert out[1].split()[:7] == ["#", "move", "win", "%", "margin", "VP", "visits"]
@@ -43,7 +45,7 @@ def test_hint_text_and_json(tmp_path):
     assert "ismcts for Ann" in r.stderr and "600/600" in r.stderr          # the progress bar
     assert digest(f) == before
 
-    data = json.loads(run("hint", f, "--iterations", 600, "--top", 2, "--json", "--quiet").stdout)
+    data = json.loads(run("hint", f, "--step", "--iterations", 600, "--top", 2, "--json", "--quiet").stdout)
     assert data["player"] == "Ann" and data["seat"] == 0 and data["phase"] == "play"
     assert data["rootInfo"]["iterations"] == 600 and data["rootInfo"]["nodes"] > 0
     assert len(data["candidates"]) == 2 and data["legal_moves"] == len(Game.new("imperium", 3, 7).legal_moves())
@@ -53,7 +55,7 @@ def test_hint_text_and_json(tmp_path):
     assert best["visits"] >= data["candidates"][1]["visits"]
     assert data["config"]["iterations"] == 600
     # same seed, same answer
-    again = json.loads(run("hint", f, "--iterations", 600, "--top", 2, "--json", "--quiet").stdout)
+    again = json.loads(run("hint", f, "--step", "--iterations", 600, "--top", 2, "--json", "--quiet").stdout)
     assert again["candidates"] == data["candidates"]
     assert digest(f) == before
 
@@ -61,16 +63,16 @@ def test_hint_text_and_json(tmp_path):
 def test_hint_time_budget_bot_spec_and_jobs(tmp_path):
     f = tmp_path / "game.json"
     run("new", f, "--players", 2, "--seed", 3)
-    r = run("hint", f, "--time", 0.3, "--top", 1, "--json")
+    r = run("hint", f, "--step", "--time", 0.3, "--top", 1, "--json")
     data = json.loads(r.stdout)
     assert data["rootInfo"]["iterations"] > 0 and 0.2 < data["rootInfo"]["seconds"] < 1.5
     assert "/0.3 s" in r.stderr
-    data = json.loads(run("hint", f, "--bot", "ismcts:iterations=400,rollout=greedy", "--json", "-q").stdout)
+    data = json.loads(run("hint", f, "--step", "--bot", "ismcts:iterations=400,rollout=greedy", "--json", "-q").stdout)
     assert data["rootInfo"]["iterations"] == 400 and data["config"]["rollout"] == "greedy"
-    data = json.loads(run("hint", f, "--bot", "flatmc:iterations=300", "--json", "-q").stdout)
+    data = json.loads(run("hint", f, "--step", "--bot", "flatmc:iterations=300", "--json", "-q").stdout)
     assert data["bot"] == "flatmc" and sum(c["visits"] for c in data["candidates"]) <= 300
-    assert "reward" in run("hint", f, "--bot", "flatmc:iterations=300", "-q").stdout
-    data = json.loads(run("hint", f, "--iterations", 400, "--jobs", 2, "--json", "-q").stdout)
+    assert "reward" in run("hint", f, "--step", "--bot", "flatmc:iterations=300", "-q").stdout
+    data = json.loads(run("hint", f, "--step", "--iterations", 400, "--jobs", 2, "--json", "-q").stdout)
     assert data["rootInfo"]["iterations"] == 800     # two root-parallel searches of 400
 
 
@@ -112,7 +114,7 @@ def test_hint_errors(tmp_path):
     # after the card is entered, the search works on the real table (unknown stack order)
     run("play", table, "reveal Smith/I")
     data = json.loads(run("hint", table, "--iterations", 300, "--json", "-q").stdout)
-    assert data["seat"] == 1 and data["candidates"]
+    assert data["seat"] == 1 and data["turns"]
 
 
 def test_bots_command():

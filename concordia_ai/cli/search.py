@@ -7,8 +7,11 @@ import click
 
 from .. import render
 from ..game import CHANCE, GameError
+from ..turns import judge_turn, parse_turn
 from .app import UserError, main
+from .budget import budget_options, search_budget
 from .common import GAME_FILE, _echo_json, load_any
+
 
 class _Ticker:
     """Runs a function in a thread (the core's search releases the GIL) while a tqdm bar on stderr
@@ -58,61 +61,160 @@ def _hint_slices(iterations: int) -> int:
 
 @main.command()
 @GAME_FILE
-@click.option("--time", "seconds", type=float, default=None, metavar="SECONDS",
-              help="Search budget in seconds (CPU seconds of each search process).")
-@click.option("--iterations", type=int, default=None, metavar="N",
-              help="Search budget in iterations (default 5000, or the --bot spec's budget).")
-@click.option("--top", type=click.IntRange(1), default=5, show_default=True, metavar="K", help="Moves to show.")
-@click.option("--jobs", type=click.IntRange(1), default=None, metavar="J",
-              help="Root parallelism: J independent searches in processes, merged (default 1).")
+@budget_options
+@click.option("--top", type=click.IntRange(1), default=5, show_default=True, metavar="K",
+              help="Turns (or moves, with --step) to show.")
+@click.option("--step", is_flag=True, help="Rank only the next sub-decision (the table of single moves).")
+@click.option("--move", "intended", default=None, metavar="TURN",
+              help="Judge an intended whole turn, moves separated by ';': its rank and its loss against the best.")
 @click.option("--bot", "spec", default=None, metavar="SPEC",
-              help="A searching bot spec: 'ismcts:c=0.5,rollout=greedy' or 'flatmc:iterations=3000' or a .toml file.")
+              help="A searching bot spec: 'ismcts:c=0.5,rollout=greedy' or 'flatmc:iterations=3000' (--step "
+                   "only) or a .toml file.")
 @click.option("--seed", type=click.IntRange(0, 2 ** 63 - 1), default=0, show_default=True, help="Search seed.")
 @click.option("--json", "as_json", is_flag=True, help="Print the analysis as JSON.")
 @click.option("--quiet", "-q", is_flag=True, help="No progress bar on stderr.")
-def hint(game_file, seconds, iterations, top, jobs, spec, seed, as_json, quiet):
-    """Suggest moves for whoever decides now: ISMCTS over the unseen stack order.
+def hint(game_file, seconds, iterations, jobs, top, step, intended, spec, seed, as_json, quiet):
+    """Suggest whole turns for whoever decides now: ISMCTS over the unseen stack order.
 
-    Shows the top K moves with win probability, expected VP margin over the best opponent,
-    expected final VP, visits and the principal variation (revealed cards appear as 'reveal'
-    moves). GAME_FILE is only read. A progress bar runs on stderr: an iteration budget is
-    searched in up to 10 slices (independent searches merged at the root, like --jobs), a time
-    budget in one search.
+    Ranks the player's whole turns (the card, every step, done), best first by the search's win
+    estimate less two standard errors, and shows for each the win estimate with its standard
+    error, expected final VP, VP margin over the best opponent, the loss against the top turn and
+    the visits. For the top turn: what it changes now (coins, goods, houses, VP) and the most
+    visited line after it, by player and turn.
+    The win % is the search's estimate (the share of its simulations the player wins), not a
+    calibrated probability. The output says in words when the answer is thin or unstable.
+
+    The default budget is 3 s of CPU time in each of as many search processes as the machine has
+    cores, run at once (so about 3 s of wall time); --time S sets the CPU seconds per process,
+    --iterations N an iteration budget (reproducible; one process unless --jobs).
+    --step shows the old table of single sub-decisions; --move TURN judges the turn you intend.
+    GAME_FILE is only read. A progress bar runs on stderr.
 
     \b
     Examples:
       concordia hint game.json
-      concordia hint game.json --time 5 --top 3 --jobs 2
-      concordia hint game.json --bot ismcts:iterations=20000,rollout=greedy --json
+      concordia hint game.json --time 10 --top 3
+      concordia hint game.json --move "play Prefect; produce Italia"
+      concordia hint game.json --step --iterations 20000 --json
     """
-    from dataclasses import replace
-
     from .. import analyze
-    from ..search import SearchConfig
 
-    if seconds is not None and iterations is not None:
-        raise UserError("give one budget: --time SECONDS or --iterations N, not both")
-    if seconds is not None and not seconds > 0:
-        raise UserError(f"--time: {seconds} must be a positive number of seconds")
-    if iterations is not None and iterations < 1:
-        raise UserError(f"--iterations: {iterations} must be a positive number of iterations")
-    kind, options = analyze.config_from_spec(spec) if spec else ("ismcts", {})
-    if seconds is not None:
-        options.update(seconds=seconds, iterations=0)
-    elif iterations is not None:
-        options.update(iterations=iterations, seconds=0.0)
-    if jobs is not None:
-        options["jobs"] = jobs
+    kind, options = analyze.config_from_spec(spec) if spec else ("ismcts", None)
+    if kind == "flatmc" and not step:
+        raise UserError("--bot flatmc ranks single moves only; add --step (whole turns need ismcts)")
+    if step and intended is not None:
+        raise UserError("--move judges a whole turn; it cannot be combined with --step")
+    opts, described = search_budget(seconds, iterations, jobs, options)
+    config = make_config(opts, seed)
+    game, _ = load_any(game_file)
+    _check_decider(game, game_file)
+    moves = None
+    if intended is not None:
+        moves = parse_turn(game, intended)
+    if step:
+        return _step_hint(game_file, game, kind, config, top, as_json, quiet)
+    result = run_search(game, config, f"{kind} for {game.names[game.decider]}", quiet)
+    judgement = judge_turn(game, moves, result, config) if moves is not None else None
+    _turn_hint(game_file, game, result, config, described, top, judgement, as_json)
+
+
+def make_config(opts: dict, seed: int):
+    from ..search import SearchConfig
     try:
-        config = SearchConfig(**options, seed=seed)
+        return SearchConfig(**opts, seed=seed)
     except GameError as e:
         raise UserError(str(e).replace("search config: ", "")) from None
-    game, _ = load_any(game_file)
+
+
+def _check_decider(game, game_file: str) -> None:
     if game.decider is None:
         raise UserError(f"{game_file}: the game is over; nobody decides (concordia score {game_file})")
     if game.decider == CHANCE:
         raise UserError(f"{game_file}: a card is revealed now, chance decides: enter the card seen "
                         f"(concordia play {game_file} 'reveal CARD/DECK'; concordia moves {game_file} lists them)")
+
+
+def run_search(game, config, desc: str, quiet: bool):
+    """One (root-parallel) search with a progress bar of its time on stderr."""
+    import time
+
+    from ..search import search
+    total = config.seconds if config.seconds and not config.iterations else None
+    t0 = time.perf_counter()
+    result = _Ticker(total, desc, quiet).run(lambda: search(game, config))
+    result.wall_seconds = time.perf_counter() - t0     # for the output only: CPU time is the budget
+    return result
+
+
+def _turn_hint(game_file, game, result, config, described, top, judgement, as_json) -> None:
+    from dataclasses import asdict
+
+    from .. import analyze
+    from ..turns import hint_warnings, line_after, turn_effect
+    turns = analyze.turn_dicts(game, result, top)
+    warnings = hint_warnings(result.turns, result.searches)
+    effect = turn_effect(game, result.turns[0].moves) if result.turns else None
+    judged = _judgement_dict(judgement) if judgement else None
+    wall = getattr(result, "wall_seconds", None)
+    info = {"iterations": result.iterations, "nodes": result.nodes, "seconds": round(result.seconds, 4),
+            "wallSeconds": None if wall is None else round(wall, 2), "searches": result.searches,
+            "budget": described}
+    if as_json:
+        _echo_json({"file": game_file, "player": game.names[game.decider], "seat": game.decider,
+                    "phase": game.phase, "turns": turns, "candidateTurns": len(result.turns),
+                    "candidates": analyze.candidate_dicts(result, top),
+                    "effect": effect, "warnings": warnings, "move": judged, "rootInfo": info,
+                    "config": asdict(config)})
+        return
+    click.echo(f"{game.names[game.decider]} decides ({render.status_line(game).split(': ', 1)[0]}, "
+               f"{game.phase}); whole turns, best first by win % less two standard errors")
+    click.echo(f"budget: {described}; took {info['wallSeconds']:.1f} s of wall time; {result.iterations} "
+               f"iterations, {result.nodes} nodes")
+    if turns:
+        for line in render.turn_table(turns):
+            click.echo(line)
+        click.echo(f"The top turn changes: {render.effect_line(effect)}")
+        segments = line_after(game, result.turns[0])
+        if segments:
+            click.echo("Then, the most visited line:")
+            for line in render.line_after_lines(segments):
+                click.echo(line)
+    if judged:
+        click.echo(_judgement_text(judged))
+    if config.seconds and not config.iterations and wall and wall > 2 * config.seconds + 2:
+        warnings = warnings + [f"The search took {wall:.1f} s of wall time for its {config.seconds:g} s of CPU "
+                               f"time per process: the cores were busy with other work."]
+    for w in warnings:
+        click.echo(f"note: {w}")
+
+
+def _judgement_dict(j) -> dict:
+    t = j.turn
+    return {"moves": t.texts if t else None, "inList": j.in_list, "rank": j.rank, "candidates": j.candidates,
+            "source": j.source, "visits": t.visits if t else 0,
+            "winrate": round(t.win, 4) if t else None, "winrateSe": round(t.win_se, 4) if t else None,
+            "vp": round(t.vp, 3) if t else None, "scoreLead": round(t.margin, 3) if t else None,
+            "lossWinrate": None if t is None else round(j.loss_win, 4),
+            "lossVp": None if t is None else round(j.loss_vp, 3), "notes": j.notes}
+
+
+def _judgement_text(d: dict) -> str:
+    if d["winrate"] is None:
+        return "Your turn: the search did not try it, so it has no estimate (" + "; ".join(d["notes"]) + ")"
+    where = (f"rank {d['rank']} of {d['candidates']} turns" if d["inList"] else
+             f"not among the search's {d['candidates']} turns (searched on its own from before its last "
+             f"step); by win % it would rank {d['rank']}")
+    return (f"Your turn ({'; '.join(d['moves'])}): {where}; win {100 * d['winrate']:.1f} ± "
+            f"{100 * d['winrateSe']:.1f} %, {d['vp']:.1f} VP, {d['visits']} visits; loss against the top "
+            f"turn: {100 * d['lossWinrate']:.1f} win %, {d['lossVp']:.1f} VP")
+
+
+def _step_hint(game_file, game, kind, config, top, as_json, quiet) -> None:
+    """The table of single sub-decisions (--step), as before whole-turn hints."""
+    import sys
+    from dataclasses import replace
+
+    from .. import analyze
     desc = f"{kind} for {game.names[game.decider]}"
     if kind == "flatmc":
         cands, done = _Ticker(config.seconds or None, desc, quiet).run(lambda: analyze.flat_candidates(game, config))

@@ -13,6 +13,7 @@ from ..game import Game, GameError
 from ..gamefile import FORMAT as GAME_FORMAT
 from ..gamefile import GameFile, GameFileError, locked
 from .app import UserError, main
+from .budget import budget_options
 from .common import (GAME_FILE, GAME_OR_POSITION, _board_name, _echo_json, _load, _parse_cities, _parse_names,
                      _file_format, _split_list, load_any, load_position)
 
@@ -172,8 +173,15 @@ def moves(game_file, as_json):
 
 @main.command()
 @GAME_FILE
-@click.argument("move", nargs=-1, required=True)
-def play(game_file, move):
+@click.argument("move", nargs=-1)
+@click.option("--suggested", type=click.IntRange(1), is_flag=False, flag_value=1, default=None, metavar="[N]",
+              help="Play candidate N (default 1) of a fresh whole-turn hint for the player to move, and only "
+                   "that turn; takes hint's budget options.")
+@budget_options
+@click.option("--seed", type=click.IntRange(0, 2 ** 63 - 1), default=0, show_default=True,
+              help="Search seed (with --suggested).")
+@click.option("--quiet", "-q", is_flag=True, help="No progress bar on stderr (with --suggested).")
+def play(game_file, move, suggested, seconds, iterations, jobs, seed, quiet):
     """Apply one or more MOVEs in order, all or nothing.
 
     Quote each move that has spaces, or separate several moves in one argument with ';'.
@@ -187,10 +195,16 @@ def play(game_file, move):
       concordia play game.json "move land Roma > Novaria-Roma" "build Novaria" done
       concordia play game.json "play Senator; buy Mason/I; done"
       concordia play table.json "reveal Weaver/II"
+      concordia play game.json --suggested          (the hint's top turn; --suggested 2 the second)
     """
+    if suggested is not None:
+        from .turns import play_suggested
+        return play_suggested(game_file, suggested, move, seconds, iterations, jobs, seed, quiet)
+    if seconds is not None or iterations is not None or jobs is not None:
+        raise UserError("--time, --iterations and --jobs are the budget of --suggested; without it they are not used")
     texts = [part.strip() for m in move for part in m.split(";") if part.strip()]
     if not texts:
-        raise UserError("no move given; e.g. concordia play GAME_FILE 'play Architect'")
+        raise UserError("no move given; e.g. concordia play GAME_FILE 'play Architect' (or --suggested: the hint's top turn)")
     with locked(game_file):    # from load to save: a concurrent play waits instead of losing a move
         gf = _load(game_file)
         try:

@@ -1,0 +1,37 @@
+"""`concordia play GAME --suggested [N]`: play candidate N of a fresh whole-turn hint, and only that turn."""
+from __future__ import annotations
+
+import click
+
+from .. import render
+from .app import UserError
+from .budget import search_budget
+from .common import _load
+from .search import _check_decider, make_config, run_search
+
+
+def play_suggested(game_file: str, n: int, moves, seconds, iterations, jobs, seed: int, quiet: bool) -> None:
+    """Search the position, then record the N-th whole turn of the player to move (all or nothing).
+
+    The turn stops at the next decision of someone else: at a simulated table the engine reveals new
+    display cards by itself; at a real table the next step is entering the card seen."""
+    if moves:
+        raise UserError("give moves or --suggested, not both (e.g. concordia play GAME --suggested 2)")
+    opts, described = search_budget(seconds, iterations, jobs)
+    config = make_config(opts, seed)
+    gf = _load(game_file)
+    game = gf.game
+    _check_decider(game, game_file)
+    player = game.names[game.decider]
+    result = run_search(game, config, f"ismcts for {player}", quiet)
+    if not 1 <= n <= len(result.turns):
+        raise UserError(f"--suggested: {n} is not a candidate; the search found {len(result.turns)} whole "
+                        f"turn{'s' if len(result.turns) != 1 else ''} (give 1 to {len(result.turns)})")
+    turn = result.turns[n - 1]
+    applied = gf.apply(turn.texts)
+    gf.save()
+    click.echo(f"suggested turn {n} for {player} (win {100 * turn.win:.1f} ± {100 * turn.win_se:.1f} %, "
+               f"{turn.visits} visits; budget: {described})")
+    for text in applied:
+        click.echo(f"played: {text}")
+    click.echo(render.next_line(gf.game, game_file))

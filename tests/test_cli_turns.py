@@ -1,0 +1,363 @@
+"""Whole turns: the search's turn candidates, `hint` (whole turns, --move), `play --suggested`."""
+import hashlib
+import json
+
+import pytest
+from click.testing import CliRunner
+
+from concordia_ai.cli import main
+from concordia_ai.cli.budget import search_budget
+from concordia_ai.cli.app import UserError
+from concordia_ai.game import CHANCE, Game
+from concordia_ai.gamefile import GameFile
+from concordia_ai.search import SearchConfig, TurnCandidate, merge_turns, rank_turns, search, win_se
+from concordia_ai.turns import (hint_warnings, line_after, parse_turn, recorded_turns, turn_effect, turn_over)
+from concordia_ai.notation import NotationError
+
+ARCH = "play Architect; move sea Roma > Carthago-Massilia; build Massilia; build Carthago; done"
+DISPLAY = "Architect/I,Prefect/I,Mercator/I,Colonist/I,Diplomat/I,Mason/I,Farmer/I"
+
+
+def run(*args, code=0):
+    result = CliRunner().invoke(main, [str(a) for a in args])
+    assert result.exit_code == code, (args, result.stdout, result.stderr)
+    assert "Traceback" not in result.stderr
+    return result
+
+
+def digest(path):
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+def one_line_error(result, *words):
+    lines = [x for x in result.stderr.strip().splitlines() if "elapsed" not in x]    # but the progress bar
+    assert len(lines) == 1 and lines[0].startswith("error: "), result.stderr
+    for w in words:
+        assert w in lines[0], (w, lines[0])
+
+
+def new_game(tmp_path, name="game.json"):
+    f = tmp_path / name
+    run("new", f, "--players", 3, "--seed", 7, "--names", "Ann,Bob,Cid")
+    return f
+
+
+def assert_whole_turn(game, moves):
+    """Every move legal, and the turn ends with the last one, not before."""
+    g = game.clone()
+    g.state.set_chance(False, True)
+    seat, turn = game.decider, game.state.turns
+    for i, a in enumerate(moves):
+        assert not turn_over(g, seat, turn), (i, moves)
+        assert g.state.is_legal(a)
+        g.state.apply(a)
+    assert turn_over(g, seat, turn)
+
+
+# ---------------------------------------------------------------- the search's turns
+
+def test_search_turns_are_legal_whole_turns():
+    game = Game.new("imperium", 3, seed=7)
+    r = search(game, SearchConfig(iterations=1500, seed=1))
+    assert 5 <= len(r.turns) <= 32 and r.searches == 1
+    assert sum(t.visits for t in r.turns) <= r.iterations
+    for t in r.turns:
+        assert_whole_turn(game, t.moves)
+        assert t.texts[0].startswith("play ") and not any(x.startswith("reveal") for x in t.texts)
+        assert (t.tree_moves < len(t.moves)) if t.partial else (t.tree_moves == len(t.moves))
+        assert t.win_se == pytest.approx(win_se(t.win, t.visits))
+    assert r.turns == rank_turns(r.turns) and r.turns[0].tops == 1
+    # transpositions (the same builds in another order) are one candidate
+    ends = set()
+    for t in r.turns:
+        g = game.clone()
+        g.state.set_chance(False, True)
+        for a in t.moves:
+            g.state.apply(a)
+        key = repr(g.state.export())
+        assert key not in ends
+        ends.add(key)
+
+
+def test_turn_ends_before_a_reveal_at_a_real_table():
+    cities = ",".join(f"{c}={g}" for c, g in Game.new("imperium", 3, seed=5).to_json()["cities"].items())
+    game = Game.from_table("imperium", 3, dict(x.split("=") for x in cities.split(",")), DISPLAY.split(","))
+    game.apply("play Senator")
+    r = search(game, SearchConfig(iterations=1500, seed=2))
+    assert any(x.startswith("buy") for t in r.turns for x in t.texts)
+    for t in r.turns:
+        g = game.clone()
+        for a in t.moves:
+            g.apply(a)
+        # a card bought leaves a gap: the reveal follows the turn, and its statistics include every outcome
+        bought = any(x.startswith("buy") for x in t.texts)
+        assert g.decider == (CHANCE if bought else 1), t.texts
+
+
+def test_win_se_and_ranking_by_lower_bound():
+    assert win_se(0.5, 0) == 0.5
+    assert win_se(1.0, 8) == pytest.approx(((0.9 * 0.1) / 8) ** 0.5)          # p = (8 + 1) / (8 + 2)
+    assert win_se(0.25, 98) == pytest.approx(((25.5 / 100) * (74.5 / 100) / 98) ** 0.5)
+    a = TurnCandidate([1], ["a"], 1000, 0.5, 0.60, 20, 1, win_se(0.60, 1000))
+    b = TurnCandidate([2], ["b"], 5, 0.5, 0.80, 20, 1, win_se(0.80, 5))        # higher, but thin
+    c = TurnCandidate([3], ["c"], 900, 0.5, 0.62, 20, 1, win_se(0.62, 900))
+    assert [t.texts for t in rank_turns([a, b, c])] == [["c"], ["a"], ["b"]]
+
+
+def test_merged_standard_error_widens_when_searches_disagree():
+    from concordia_ai.search import merged_win_se
+    assert merged_win_se(0.5, [(1000, 0.5), (1000, 0.5)]) == pytest.approx(win_se(0.5, 2000))
+    assert merged_win_se(0.5, [(2000, 0.5)]) == pytest.approx(win_se(0.5, 2000))
+    # 0.6 and 0.4 on 1000 visits each: phi = 2 * 1000 * 0.01 / (1 * 0.25) = 80
+    assert merged_win_se(0.5, [(1000, 0.6), (1000, 0.4)]) == pytest.approx(win_se(0.5, 2000) * 80 ** 0.5)
+    assert merged_win_se(0.5, [(1000, 0.6), (1000, 0.4)]) == pytest.approx(0.1, abs=1e-4)
+    # a search that never saw the turn does not count
+    assert merged_win_se(0.5, [(1000, 0.5), (0, 0.0)]) == pytest.approx(win_se(0.5, 1000))
+
+
+def test_merge_turns_by_the_position_reached():
+    game = Game.new("imperium", 3, seed=7)
+    one = parse_turn(game, ARCH)
+    other = parse_turn(game, ARCH.replace("build Massilia; build Carthago", "build Carthago; build Massilia"))
+    prefect = parse_turn(game, "play Prefect; cash")
+    mk = lambda moves, n, w, partial=False: TurnCandidate(moves, [], n, 0.5, w, 20.0, 2.0, win_se(w, n),  # noqa: E731
+                                                          partial, len(moves))
+    merged = merge_turns(game, [[mk(one, 300, 0.8), mk(prefect, 100, 0.4)],
+                                [mk(other, 100, 0.4), mk(prefect, 200, 0.7, partial=True)]])
+    assert len(merged) == 2
+    arch, pre = merged
+    assert arch.moves == one and arch.visits == 400 and arch.win == pytest.approx(0.7)
+    assert arch.tops == 1
+    # 0.8 on 300 visits and 0.4 on 100 disagree: phi = (300 * 0.01 + 100 * 0.09) / p(1-p), p = 281/402
+    p = 281 / 402
+    assert arch.win_se == pytest.approx(win_se(0.7, 400) * (12 / (p * (1 - p))) ** 0.5)
+    assert pre.visits == 300 and pre.win == pytest.approx(0.6) and not pre.partial and pre.tops == 1   # each search votes for its own top
+    assert arch.texts == [x.strip() for x in ARCH.split(";")]
+
+
+def test_turn_effect_and_line_after():
+    game = Game.new("imperium", 3, seed=7, names=["Ann", "Bob", "Cid"])
+    moves = parse_turn(game, ARCH)
+    eff = turn_effect(game, moves)
+    # Massilia is a brick city (1 coin + 1 food), Carthago a tool city (3 coins + brick + tool)
+    assert eff["coins"] == {"before": 5, "after": 1}
+    assert eff["goods.food"] == {"before": 2, "after": 1} and eff["goods.brick"] == {"before": 1, "after": 0}
+    assert eff["goods.tool"] == {"before": 1, "after": 0} and eff["goods.wine"] == {"before": 1, "after": 1}
+    assert eff["houses"] == {"before": 0, "after": 2} and eff["vp_now"] == {"before": 7, "after": 15}
+    # a line of 12 more turns (4 rounds) played by a fixed rule: it stops before Ann's third turn after this
+    g = game.clone()
+    g.state.set_chance(False, True)       # as in the search tree: reveals are moves of chance
+    for a in moves:
+        g.apply(a)
+    after = []
+    while g.state.turns < 13:
+        a = g.legal_moves()[-1]
+        after.append(a)
+        g.apply(a)
+    t = TurnCandidate(moves, [], 10, 0.5, 0.5, 10, 0, 0.1, after=after)
+    segs = line_after(game, t)
+    assert [s["turn"] for s in segs if s["who"] != "chance"] == sorted({s["turn"] for s in segs if s["who"] != "chance"})
+    assert {s["turn"] for s in segs} == set(range(2, 10))           # turns 4 and 7 are Ann's, 10 is not shown
+    assert [s["who"] for s in segs if s["who"] != "chance"][:3] == ["Bob", "Cid", "Ann"]
+    assert sum(len(s["moves"]) for s in segs) < len(after)
+
+
+def test_hint_warnings_in_words():
+    firm = [TurnCandidate([1], ["a"], 5000, 0.5, 0.6, 20, 1, 0.007, tops=2),
+            TurnCandidate([2], ["b"], 900, 0.5, 0.5, 20, 1, 0.017)]
+    assert hint_warnings(firm, searches=2) == []
+    thin = [TurnCandidate([1], ["a"], 150, 0.5, 0.6, 20, 1, 0.04, partial=True, tree_moves=2, tops=1),
+            TurnCandidate([1, 2, 3], ["b"], 140, 0.5, 0.55, 20, 1, 0.042)]
+    thin[0].moves = [1, 2, 3, 4]
+    w = hint_warnings(thin, searches=2)
+    assert w[0].startswith("Few visits: the top turn has only 150 (under 200)")
+    assert w[1] == ("Unstable: the top two turns are within their standard errors (60.0 ± 4.0 and 55.0 ± 4.2 "
+                    "win %); by this search either is about as good.")
+    assert w[2].startswith("Unstable: only 1 of the 2 independent searches")
+    assert w[3] == "The search explored only the first 2 of the top turn's 4 moves; the rest is the greedy continuation."
+    assert hint_warnings([]) == ["The search found no whole turn: give it more time (--time) or iterations."]
+
+
+def test_budget_helper():
+    opts, text = search_budget(None, None, None, default_jobs=4)
+    assert opts == {"seconds": 3.0, "iterations": 0, "jobs": 4}
+    assert text.startswith("3 s of CPU time in each of 4 search processes")
+    opts, text = search_budget(None, 500, None)
+    assert opts == {"iterations": 500, "seconds": 0.0, "jobs": 1} and text == "500 iterations in each of 1 search process"
+    opts, _ = search_budget(None, None, 2, {"iterations": 400, "c": 0.5})
+    assert opts == {"iterations": 400, "c": 0.5, "jobs": 2}
+    for args in ((0.0, None, None), (None, 0, None), (1.0, 5, None), (float("nan"), None, None)):
+        with pytest.raises(UserError):
+            search_budget(*args)
+
+
+# ---------------------------------------------------------------- the CLI
+
+def test_hint_whole_turns_text_and_json(tmp_path):
+    f = new_game(tmp_path)
+    before = digest(f)
+    r = run("hint", f, "--iterations", 1500, "--top", 3)
+    out = r.stdout.splitlines()
+    assert out[0] == "Ann decides (turn 1 (round 1), play); whole turns, best first by win % less two standard errors"
+    assert out[1].startswith("budget: 1500 iterations in each of 1 search process; took ")
+    assert out[2].split() == ["#", "win", "%", "VP", "margin", "loss:", "win", "%", "VP", "visits", "turn"]
+    assert [line.split()[0] for line in out[3:6]] == ["1", "2", "3"]
+    assert out[6].startswith("The top turn changes: coins 5 -> ")
+    data = json.loads(run("hint", f, "--iterations", 1500, "--top", 3, "--json", "-q").stdout)
+    assert digest(f) == before
+    game = Game.new("imperium", 3, seed=7)
+    assert len(data["turns"]) == 3 and data["candidateTurns"] >= 3 and data["rootInfo"]["searches"] == 1
+    for i, t in enumerate(data["turns"]):
+        assert_whole_turn(game, parse_turn(game, "; ".join(t["moves"])))
+        row = " ".join(out[3 + i].split())
+        assert f"{100 * t['winrate']:.1f} ± {100 * t['winrateSe']:.1f}" in row and row.endswith("; ".join(t["moves"]))
+        assert t["lossWinrate"] == pytest.approx(data["turns"][0]["winrate"] - t["winrate"], abs=2e-4)
+        assert t["order"] == i and str(t["visits"]) in row
+    eff = data["effect"]
+    assert out[6] == "The top turn changes: " + ("coins {} -> {} ({:+d})".format(
+        eff["coins"]["before"], eff["coins"]["after"], eff["coins"]["after"] - eff["coins"]["before"])
+        + out[6].split(")", 1)[1])
+    assert data["warnings"] == [line[len("note: "):] for line in out if line.startswith("note: ")]
+
+
+def test_suggested_plays_exactly_that_turn(tmp_path):
+    f = new_game(tmp_path)
+    data = json.loads(run("hint", f, "--iterations", 1200, "--top", 3, "--json", "-q").stdout)
+    for n, turn in enumerate(data["turns"], 1):
+        g = tmp_path / f"s{n}.json"
+        g.write_bytes(f.read_bytes())
+        r = run("play", g, "--suggested", n, "--iterations", 1200, "-q")
+        assert r.stdout.splitlines()[1:-1] == [f"played: {m}" for m in turn["moves"]]
+        gf = GameFile.load(str(g))
+        assert gf.moves == turn["moves"]
+        assert gf.game.decider == 1 and gf.game.state.turns == 1 and gf.game.phase == "play"
+        assert r.stdout.splitlines()[-1].startswith("next: turn 2 (round 1): Bob's turn; Bob decides now")
+    # --suggested alone is candidate 1
+    g = tmp_path / "s.json"
+    g.write_bytes(f.read_bytes())
+    run("play", g, "--suggested", "--iterations", 1200, "-q")
+    assert GameFile.load(str(g)).moves == data["turns"][0]["moves"]
+
+
+def test_hint_move_judges_an_intended_turn(tmp_path):
+    f = new_game(tmp_path)
+    data = json.loads(run("hint", f, "--iterations", 1500, "--json", "-q", "--top", 32).stdout)
+    second = "; ".join(data["turns"][1]["moves"])
+    j = json.loads(run("hint", f, "--iterations", 1500, "--json", "-q", "--move", second).stdout)["move"]
+    assert j["inList"] and j["rank"] == 2 and j["source"] == "candidates"
+    assert j["lossWinrate"] == pytest.approx(max(0.0, data["turns"][0]["winrate"] - data["turns"][1]["winrate"]), abs=2e-4)
+    # a turn the search did not keep: searched from before its last step
+    listed = {tuple(t["moves"]) for t in data["turns"]}
+    odd = "play Prefect; cash"
+    assert tuple(odd.split("; ")) not in listed
+    r = run("hint", f, "--iterations", 1500, "-q", "--move", odd)
+    line = next(x for x in r.stdout.splitlines() if x.startswith("Your turn"))
+    assert "not among the search's" in line and "loss against the top turn" in line
+    j = json.loads(run("hint", f, "--iterations", 1500, "--json", "-q", "--move", odd).stdout)["move"]
+    assert not j["inList"] and j["source"] == "forced prefix search" and j["visits"] > 0
+    assert j["moves"] == ["play Prefect", "cash"] and j["lossWinrate"] >= 0 and j["lossVp"] >= 0
+
+
+@pytest.mark.parametrize("args, words", [
+    (["--move", "play Architekt; done"], ["--move", "move 1 of 2", "Architekt"]),
+    (["--move", "play Architect"], ["not finished", "continue with one of"]),
+    (["--move", "play Prefect; cash; play Architect"], ["turn ends after 'cash'"]),
+    (["--move", " ; "], ["give a whole turn"]),
+    (["--move", "play Prefect; cash", "--step"], ["cannot be combined with --step"]),
+    (["--bot", "flatmc:iterations=100"], ["add --step"]),
+    (["--time", "0"], ["--time"]),
+    (["--time", "nan"], ["--time"]),
+    (["--iterations", "-3"], ["--iterations"]),
+    (["--time", "1", "--iterations", "5"], ["one budget"]),
+    (["--jobs", "0"], ["--jobs"]),
+    (["--top", "0"], ["--top"]),
+])
+def test_hint_bad_options(tmp_path, args, words):
+    f = new_game(tmp_path)
+    before = digest(f)
+    one_line_error(run("hint", f, "--iterations", 100, "-q", *args, code=2) if "--time" not in args and
+                   "--iterations" not in args else run("hint", f, "-q", *args, code=2), *words)
+    assert digest(f) == before
+
+
+@pytest.mark.parametrize("args, words", [
+    (["--suggested", "0"], ["--suggested", "0"]),
+    (["--suggested", "x"], ["--suggested", "x"]),
+    (["--suggested", "99", "--iterations", "300"], ["--suggested: 99 is not a candidate", "give 1 to"]),
+    (["--suggested", "1", "--iterations", "0"], ["--iterations"]),
+    (["--suggested", "1", "--time", "-2"], ["--time"]),
+    (["--suggested", "1", "--iterations", "300", "play Architect"], ["moves or --suggested"]),
+    (["play Architect", "--iterations", "300"], ["budget of --suggested"]),
+    (["--suggested", "1", "--seed", "-1"], ["--seed"]),
+    (["--suggested", "1", "--jobs", "0"], ["--jobs"]),
+    (["--suggested", "1", "--time", "1", "--iterations", "5"], ["one budget"]),
+])
+def test_play_suggested_bad_values(tmp_path, args, words):
+    f = new_game(tmp_path)
+    before = digest(f)
+    one_line_error(run("play", f, *args, code=2), *words)
+    assert digest(f) == before
+
+
+def test_parse_turn_and_recorded_turns():
+    game = Game.new("imperium", 3, seed=7)
+    assert [game.text(m) for m in parse_turn(game, "pl pref; cash")] == ["play Prefect", "cash"]
+    with pytest.raises(NotationError, match="not finished"):
+        parse_turn(game, "play Prefect")
+    g = game.clone()
+    texts = []
+    for turn in (ARCH, "play Prefect; cash", "play Senator; done"):
+        for a in parse_turn(g, turn):
+            texts.append(g.text(a))
+            g.apply(a)
+    turns = recorded_turns(game, texts)
+    assert [(t.seat, t.turn, t.start, t.end) for t in turns] == [(0, 0, 0, 5), (1, 1, 5, 7), (2, 2, 7, 9)]
+    assert turns[1].texts == ["play Prefect", "cash"] and not turns[0].forced
+    # an unfinished last turn is not a recorded turn
+    assert len(recorded_turns(game, texts[:-1])) == 2
+
+
+def test_analyze_answers_the_same_whole_turns(tmp_path):
+    from concordia_ai.analyze import handle
+    f = new_game(tmp_path)
+    replies = []
+    handle(json.dumps({"id": "t", "file": str(f), "iterations": 1200, "lines": 4}), replies.append)
+    answer = replies[-1]
+    hint = json.loads(run("hint", f, "--iterations", 1200, "--top", 4, "--json", "-q").stdout)
+    assert answer["turns"] == hint["turns"] and len(answer["turns"]) == 4
+    t = answer["turns"][0]
+    assert set(t) == {"moves", "visits", "winrate", "winrateSe", "scoreLead", "vp", "utility", "lossWinrate",
+                      "lossVp", "order", "partial", "treeMoves", "after"}
+    assert t["lossWinrate"] == 0 and t["lossVp"] == 0 and t["order"] == 0
+    assert answer["candidates"] and answer["candidates"][0]["move"] == "play Architect"
+    for seg in t["after"]:
+        assert set(seg) == {"who", "turn", "moves"} and seg["who"] in ("Ann", "Bob", "Cid", "chance")
+
+
+@pytest.mark.parametrize("board, players, steps", [
+    ("imperium", 4, 60), ("italia", 5, 140), ("creta", 3, 90), ("aegyptus", 4, 200), ("imperium", 2, 300)])
+def test_turns_are_whole_turns_in_mid_game_positions(board, players, steps):
+    import random
+    game = Game.new(board, players, seed=steps)
+    rng = random.Random(steps)
+    for _ in range(steps):          # random sub-decisions: positions in the middle of a turn too
+        game.state.apply(rng.choice(game.legal_moves()))
+    while game.decider == CHANCE:
+        game.state.apply(rng.choice(game.legal_moves()))
+    assert game.decider is not None
+    r = search(game, SearchConfig(iterations=400, seed=steps))
+    assert r.turns
+    for t in r.turns:
+        assert_whole_turn(game, t.moves)
+
+
+def test_a_keep_choice_is_a_turn_of_its_own():
+    import random
+    game, rng = Game.new("imperium", 4, seed=1), random.Random(1)
+    while game.phase != "keep":         # random play until a storehouse overflows (seed 1: turn 309)
+        game.state.apply(rng.choice(game.legal_moves()))
+    assert (game.decider, game.state.turns) == (0, 308)
+    r = search(game, SearchConfig(iterations=500, seed=1))
+    assert sorted(t.texts for t in r.turns) == [["keep brick"], ["keep tool"]]
+    for t in r.turns:
+        assert_whole_turn(game, t.moves)
