@@ -125,11 +125,10 @@ def test_real_table_flow(tmp_path):
     assert "1. Architect/I          tool" in screen
     assert "2. Prefect/I            wine + ?" in screen
 
-    # Ann buys one card with a Senator: the display is refilled by a card the user enters
+    # Ann buys one card with a Senator: the display is refilled by the last card of deck I, revealed by itself
     r = run("play", f, "play Senator", "buy Architect/I", "done")
-    assert "chance decides now" in r.stdout and "possible: reveal Smith/I" in r.stdout
-    r = run("play", f, "reveal Smith/I")
-    assert "Bob's turn" in r.stdout
+    assert "revealed: Smith/I (the only card left in deck I)" in r.stdout and "Bob's turn" in r.stdout
+    assert json.loads(f.read_text())["moves"][-1] == "reveal Smith/I"
     pos = json.loads(f.read_text())["current"]
     assert pos["display"] == ["Prefect/I", "Mercator/I", "Colonist/I", "Diplomat/I", "Mason/I", "Farmer/I", "Smith/I"]
     assert "I" not in pos["unseen"]
@@ -154,9 +153,12 @@ def test_real_table_every_refilled_card_is_entered(tmp_path):
     Regression: the core once asked only for the first card and took the second from the stack itself."""
     f = tmp_path / "table.json"
     run("new", f, "--players", 3, "--names", "Ann,Bob,Cid", "--cities", table_cities(), "--display", DISPLAY)
-    run("play", f, "play Senator", "buy Prefect/I paying brick", "buy Architect/I")   # two cards bought
-    r = run("play", f, "reveal Smith/I")
+    # two cards bought, in the other order than the display's (recorded in slot order); the forced reveal
+    # may still be typed
+    r = run("play", f, "play Senator", "buy Prefect/I paying brick", "buy Architect/I", "reveal Smith/I")
     assert "chance decides now" in r.stdout
+    assert json.loads(f.read_text())["moves"] == ["play Senator", "buy Architect/I", "buy Prefect/I paying brick",
+                                                  "reveal Smith/I"]
     r = run("moves", f)
     assert sorted(r.stdout.splitlines()) == [f"reveal {c}/II" for c in
                                              ("Architect", "Colonist", "Consul", "Mercator", "Prefect", "Vintner",

@@ -124,12 +124,14 @@ def moves(game_file, as_json):
 @GAME_FILE
 @click.argument("move", nargs=-1, required=True)
 def play(game_file, move):
-    """Apply one or more MOVEs in order, all or nothing.
+    """Apply one or more MOVEs, all or nothing.
 
     Quote each move that has spaces, or separate several moves in one argument with ';'.
-    Words may be shortened to any unique prefix ("pl arch"). A card turned up from the stack at a
-    real table is entered as `reveal CARD/DECK`. If a move is illegal, unknown or ambiguous, nothing
-    is recorded and the error names the legal moves.
+    Words may be shortened to any unique prefix ("pl arch"). The steps of a turn may come in any
+    order ("sell 3 wine" then "sell 1 tool", a build before the last move), also over several calls:
+    they are recorded in the engine's canonical order. A card turned up from the stack at a real
+    table is entered as `reveal CARD/DECK`; when only one card is possible it is revealed by itself.
+    If a move cannot be placed, nothing is recorded and the error says why.
 
     \b
     Examples:
@@ -150,8 +152,14 @@ def play(game_file, move):
             raise UserError(f"{e} (quote each move: concordia play {game_file} \"{' '.join(move[:2])}\")") from None
         raise
     gf.save()
-    for text in applied:
-        click.echo(f"played: {text}")
+    if gf.replaced:
+        click.echo(f"this turn's {gf.replaced} earlier step{'s' if gf.replaced > 1 else ''} and the new ones, "
+                   "recorded in the canonical order:")
+    for step in applied:
+        if step.note:
+            click.echo(f"revealed: {step.text.removeprefix('reveal ')} ({step.note})")
+        else:
+            click.echo(f"played: {step.text}")
     click.echo(render.next_line(gf.game, game_file))
 
 
