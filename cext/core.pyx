@@ -76,6 +76,10 @@ cdef inline int imin(int a, int b) noexcept nogil:
     return a if a < b else b
 
 
+cdef inline int imax(int a, int b) noexcept nogil:
+    return a if a > b else b
+
+
 cdef inline int popcount64(uint64_t x) noexcept nogil:
     cdef int n = 0
     while x:
@@ -293,7 +297,7 @@ cdef void end_turn(State* s) noexcept nogil:
     if s.end_player >= 0:
         if s.end_this_turn:
             s.end_this_turn = 0
-        else:
+        elif s.final_turns > 0:     # never below 0, even from a loaded position that should be over
             s.final_turns -= 1
         if s.final_turns <= 0:
             s.phase = PH_OVER
@@ -879,9 +883,65 @@ cdef int gen_mercator_any(State* s, int32_t* out, int n) noexcept nogil:
 
 # ---------------------------------------------------------------- legal sub-decisions
 
+cdef bint copied_fresh(const State* s) noexcept nogil:
+    """A card copied by a Diplomat with nothing decided in it yet. Ending it now would be the Diplomat's
+    own `done` (the same state), so that ending is offered once, as that `done`."""
+    cdef const Player* pl = &s.pl[s.turn_player]
+    cdef int ph = s.phase
+    if g_all_orders or pl.top < 0 or g_rules.kind_action[pl.top] != C_DIPLOMAT:
+        return False
+    if ph == PH_ARCH_MOVE:
+        return s.moved == 0
+    if ph == PH_SENATOR or ph == PH_CONSUL:
+        return s.buys == 0
+    if ph == PH_COLONIST:
+        return s.col_cash_ok
+    return ph == PH_PREFECT
+
+
+cdef int cash_total(const State* s) noexcept nogil:
+    cdef const Board* b = &g_boards[s.board_id]
+    cdef int pv, total = b.cash_extra
+    for pv in range(b.n_provinces):
+        if s.marker_coin[pv]:
+            total += g_rules.marker_coins[s.marker_good[pv]]
+    return total
+
+
+cdef bint same_outcome(const State* a, const State* b) noexcept nogil:
+    """The same table after a turn (the scratch of the card in play aside)."""
+    cdef int p
+    if a.phase != b.phase or a.decider != b.decider or a.turns != b.turns or a.pm_holder != b.pm_holder \
+            or a.end_player != b.end_player or a.nile_pos != b.nile_pos:
+        return False
+    if memcmp_bytes(<const char*>a.marker_coin, <const char*>b.marker_coin, sizeof(a.marker_coin)) or \
+            memcmp_bytes(<const char*>a.marker_good, <const char*>b.marker_good, sizeof(a.marker_good)):
+        return False
+    for p in range(a.n_players):
+        if memcmp_bytes(<const char*>&a.pl[p], <const char*>&b.pl[p], sizeof(Player)):
+            return False
+    return True
+
+
+cdef bint copy_is_empty(const State* s, int k) noexcept nogil:
+    """Would copying kind k reach nothing that the Diplomat's own `done` does not? Then it is not offered:
+    a copied card whose every outcome is no change (a Senator with nothing affordable, a specialist with no
+    house of its good...) is the same as copying nothing."""
+    cdef State t, u
+    cdef int32_t buf[MAX_ACTIONS]
+    memcpy(&t, s, sizeof(State))
+    resolve_card(&t, k)
+    if t.turns == s.turns and t.phase != PH_OVER and t.phase != PH_PLAY:
+        return gen_legal(&t, buf) == 0
+    memcpy(&u, s, sizeof(State))
+    end_turn(&u)
+    return same_outcome(&t, &u)
+
+
 cdef int gen_legal(State* s, int32_t* out) noexcept nogil:
     cdef const Board* b = &g_boards[s.board_id]
     cdef int n = 0, p = s.turn_player, k, q, t, g, i, m, seen_dipl = 0, v, a, c, free, top, lo, total
+    cdef int first, first_good
     cdef Player* pl = &s.pl[p]
     cdef int8_t need[NGOODS]
     cdef uint64_t copied = 0
@@ -905,6 +965,8 @@ cdef int gen_legal(State* s, int32_t* out) noexcept nogil:
             if q == p or t < 0 or g_rules.kind_action[t] == C_DIPLOMAT or (copied >> t & 1):
                 continue
             copied |= (<uint64_t>1) << t
+            if not g_all_orders and copy_is_empty(s, t):
+                continue
             out[n] = A_COPY | t << 8
             n += 1
     elif ph == PH_TRIBUNE:
@@ -917,8 +979,9 @@ cdef int gen_legal(State* s, int32_t* out) noexcept nogil:
                     n += 1
     elif ph == PH_ARCH_MOVE:
         if not arch_conflict(s, p):
-            out[n] = A_DONE
-            n += 1
+            if not copied_fresh(s) or pending_square(s, p, &m, &v) >= 0:
+                out[n] = A_DONE
+                n += 1
             n = gen_builds(s, out, n)
         n = gen_moves(s, out, n)
     elif ph == PH_ARCH_BUILD:
@@ -926,8 +989,9 @@ cdef int gen_legal(State* s, int32_t* out) noexcept nogil:
         n += 1
         n = gen_builds(s, out, n)
     elif ph == PH_PREFECT:
-        out[n] = A_CASH
-        n += 1
+        if not copied_fresh(s) or cash_total(s) > 0:
+            out[n] = A_CASH
+            n += 1
         for v in range(b.n_provinces):
             if s.marker_coin[v]:
                 continue
@@ -958,20 +1022,27 @@ cdef int gen_legal(State* s, int32_t* out) noexcept nogil:
                     out[n] = A_BUY | g << 8 | m << 16
                     n += 1
     elif ph == PH_SENATOR or ph == PH_CONSUL:
-        out[n] = A_DONE
-        n += 1
+        if not copied_fresh(s):
+            out[n] = A_DONE
+            n += 1
         if ph == PH_CONSUL or s.buys < 2:
             v = variant(s)
+            # a Senator's two cards in increasing slot order (the slots keep their prices until the refill);
+            # when both pay an 'any' surcharge, the second pays a good no lower than the first
+            first = s.pick_last % 8 if s.pick_last >= 0 else -1
+            first_good = s.pick_last // 8 - 1 if s.pick_last >= 0 else -1
+            if g_all_orders:
+                first = first_good = -1
             for i in range(DISPLAY):
                 c = s.display[i]
-                if c < 0 or (i <= s.pick_last and not g_all_orders):
-                    continue    # a Senator's two cards in increasing slot order: the slots keep their prices
+                if c < 0 or i <= first:
+                    continue
                 for g in range(NGOODS):
                     need[g] = g_rules.card_cost[c][g]
                     if ph == PH_SENATOR:
                         need[g] += g_rules.surcharge[v][i][g]
                 if ph == PH_SENATOR and g_rules.surcharge_any[v][i]:
-                    for a in range(NGOODS):
+                    for a in range(imax(first_good, 0), NGOODS):
                         need[a] += 1
                         if can_pay(pl, need):
                             out[n] = A_CARD | i << 8 | a << 16
@@ -981,8 +1052,9 @@ cdef int gen_legal(State* s, int32_t* out) noexcept nogil:
                     out[n] = A_CARD | i << 8 | 255 << 16
                     n += 1
     elif ph == PH_COLONIST:
-        out[n] = A_DONE
-        n += 1
+        if not copied_fresh(s):
+            out[n] = A_DONE
+            n += 1
         if s.col_cash_ok:
             out[n] = A_COLCASH
             n += 1
@@ -1117,7 +1189,8 @@ cdef void apply_action(State* s, int32_t a) noexcept nogil:
         pay(pl, need)
         pl.hand[g_rules.card_kind[c]] += 1
         s.display[x] = -1
-        s.pick_last = x
+        s.pick_last = x + 8 * (y + 1 if y < NGOODS else 0)     # the slot, and the good paid for 'any'
+
         s.buys += 1
         if ph == PH_CONSUL or s.buys >= 2:
             refill(s)
@@ -1719,7 +1792,7 @@ cdef class CoreState:
         starts = d.get("arch_from", [LOC_STORE] * NCOL)
         if not isinstance(starts, list) or len(starts) != NCOL:
             raise ValueError(f"arch_from: a list of {NCOL} places")
-        s.pick_last = _val(d.get("pick_last", -1), "pick_last", -1, MAX_CITIES - 1)
+        s.pick_last = _val(d.get("pick_last", -1), "pick_last", -1, 63)
         s.merc_sold_last = _int(d, "merc_sold_last", -1, NGOODS - 1)
         s.merc_bought_last = _int(d, "merc_bought_last", -1, NGOODS - 1)
         s.merc_kinds = _int(d, "merc_kinds", 0, 2)

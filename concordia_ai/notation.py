@@ -15,7 +15,7 @@ without its deck where only one deck is possible ("reveal Mason"), a Diplomat by
 """
 from __future__ import annotations
 
-from . import core
+from . import core, why
 from .errors import NotationError
 from .position import location_name, route_name
 
@@ -162,6 +162,10 @@ def _why_not(game, typed: list[str], text: str) -> str:
              "place", "reveal", "enter"}
     if not any(v.startswith(typed[0]) for v in verbs):
         return f"unknown move {text!r} (moves start with one of: {', '.join(sorted(verbs))})"
+    verb = [v for v in verbs if v.startswith(typed[0])]
+    because = why.reason(game, typed, verb[0]) if len(verb) == 1 else None
+    if because:
+        return f"{text!r} is not a legal move for {game.decider_name}: {because}"
     return f"{text!r} is not a legal move for {game.decider_name} in phase {game.phase}"
 
 

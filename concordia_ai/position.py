@@ -130,7 +130,7 @@ def dump(state: core.CoreState, names: list[str]) -> dict[str, Any]:
 
 _SCRATCH_RANGE = dict(steps=(0, 6), moved=(0, 63), merc_sold_last=(-1, 4), merc_bought_last=(-1, 4),
                       merc_kinds=(0, 2), merc_sold_mask=(0, 31), buys=(0, 2), col_last=(0, 80), col_cash_ok=(0, 1),
-                      keep_player=(0, None), keep_last=(0, 4), pick_last=(-1, 39))
+                      keep_player=(0, None), keep_last=(0, 4), pick_last=(-1, 63))
 _SCRATCH = ("steps", "moved", "arch_from", "pick_last", "merc_sold_last", "merc_bought_last", "merc_kinds",
             "merc_sold_mask", "buys", "col_last", "col_cash_ok", "keep_player", "keep_last", "pend")
 # the canonical-order memory of the card in play (cleared between turns): written only when set, so that

@@ -46,7 +46,7 @@ def test_simulated_game_flow(tmp_path):
 
     # moves
     assert run("moves", f).stdout.splitlines() == [ref.text(m) for m in ref.legal_moves()]
-    assert json.loads(run("moves", f, "--json").stdout)[0] == "play Tribune"
+    assert json.loads(run("moves", f, "--json").stdout)[0] == {"move": "play Tribune"}
 
     # a full turn (Architect: move, build, done), abbreviations accepted, canonical text recorded
     r = run("play", f, "pl arch", "move land Roma > Novaria-Roma", "build novaria", "done")

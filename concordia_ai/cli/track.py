@@ -7,7 +7,7 @@ import secrets
 
 import click
 
-from .. import compiled, core, render
+from .. import compiled, core, costs, render
 from ..content import BOARD_NAMES
 from ..game import Game, GameError
 from ..gamefile import GameFile, GameFileError
@@ -107,17 +107,33 @@ def show(game_file, as_json):
 def moves(game_file, as_json):
     """List the legal moves now, in notation, one per line (nothing when the game is over).
 
+    Each line shows what the move costs: a house's coins and goods, a card's price with the display
+    surcharge, an Architect move's steps (and the steps left above the list), a trade's coins.
+
     \b
     Examples:
       concordia moves game.json
       concordia moves game.json --json
     """
     g = _load(game_file).game
-    texts = [g.text(m) for m in g.legal_moves()]
+    pos = g.to_json()
+    rows = []
+    for m in g.legal_moves():
+        row = {"move": g.text(m), **costs.move_cost(g, pos, m)}
+        if costs.steps_left(pos) is not None:
+            row["steps_left"] = costs.steps_left(pos)
+        rows.append(row)
     if as_json:
-        _echo_json(texts)
-    elif texts:
-        click.echo("\n".join(texts))
+        _echo_json(rows)
+        return
+    if not rows:
+        return
+    if costs.steps_left(pos) is not None:
+        click.echo(f"steps left: {costs.steps_left(pos)}")
+    width = max(len(r["move"]) for r in rows)
+    for r in rows:
+        cost = costs.cost_text(r)
+        click.echo(f"{r['move']:<{width}}  ({cost})" if cost else r["move"])
 
 
 @main.command()
