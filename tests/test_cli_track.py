@@ -181,3 +181,25 @@ def test_new_notes_a_player_count_outside_the_boards_recommendation(tmp_path):
     assert "note: the rules recommend Imperium for 3 to 5 players" in r.output
     r = runner.invoke(main, ["new", str(tmp_path / "b.json"), "--map", "italia", "--players", "2", "--seed", "1"])
     assert r.exit_code == 0 and "note:" not in r.output
+
+
+def test_moves_shows_costs_and_steps_left(tmp_path):
+    """Builds: coins and goods; Senator: card cost + the slot's surcharge; Architect: steps and steps left."""
+    f = tmp_path / "g.json"
+    run("new", f, "--players", 3, "--seed", 3)
+    run("play", f, "play Senator")
+    lines = run("moves", f).stdout.splitlines()
+    assert lines[0] == "done"
+    assert lines[1] == "buy Architect/I              (tool)"
+    assert "buy Mason/I paying food      (2 food)" in lines
+    assert "buy Smith/I paying wine      (brick + tool + cloth + wine)" in lines
+    rows = json.loads(run("moves", f, "--json").stdout)
+    assert rows[1] == {"move": "buy Architect/I", "goods": {"tool": 1}}
+    g = tmp_path / "a.json"
+    run("new", g, "--players", 3, "--seed", 3)
+    run("play", g, "play Architect", "move land Roma > Aquileia-Roma")
+    lines = run("moves", g).stdout.splitlines()
+    assert lines[:3] == ["steps left: 1", "done", "build Aquileia                  (4 coins, brick + wine)"]
+    rows = json.loads(run("moves", g, "--json").stdout)
+    assert rows[1] == {"move": "build Aquileia", "coins": 4, "goods": {"brick": 1, "wine": 1}, "steps_left": 1}
+    assert rows[2]["steps"] == 1 and rows[2]["move"].startswith("move sea Roma >")
