@@ -170,8 +170,15 @@ def _move(game, pos, me, words):
     others = [p["name"] for q, p in enumerate(pos["players"]) if q != seat
               and any(game.state.colonist_location(q, i) == core.ROUTE_OFFSET + r for i in range(6))]
     cap = game.board.routes[r][3]
+    route = location_name(game.board, core.ROUTE_OFFSET + r)
     if others and cap:
-        return f"{location_name(game.board, core.ROUTE_OFFSET + r)} is taken by {others[0]}"
+        return f"{route} is taken by {others[0]}"
+    mine = [i for i in range(lo, lo + 3) if game.state.colonist_location(seat, i) == core.ROUTE_OFFSET + r]
+    started = sc.get("arch_from", [-1] * 6)
+    if mine and cap or any(started[i] == core.ROUTE_OFFSET + r for i in range(lo, lo + 3)):
+        return (f"{route} is where an own {kind} colonist stands or stood this Architect: a chain (this one onto "
+                f"it, that one on) or a swap is entered as its outcome, one direct move (or none), which costs "
+                f"no more steps")
     return (f"the engine takes {me['name']}'s moves in colonist order, once each, without chains through own "
             "routes (docs/notation.md); give all of this Architect's moves together to have them placed")
 

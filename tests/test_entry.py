@@ -199,3 +199,17 @@ def test_bad_entry_is_one_line_and_changes_nothing(tmp_path):
     assert f.read_text() == before
     with pytest.raises(GameFileError):
         GameFile.load(str(f)).apply(["play Mercator/3", "sell 2 wine"])
+
+
+def test_a_chain_through_an_own_route_is_refused_with_its_direct_form():
+    pos = base(3)
+    set_player(pos, 0, land=["Roma", "Aquileia-Roma"], sea=[], houses=[])
+    set_turn(pos, 0)
+    g = load(pos)
+    g.apply("play Architect")
+    with pytest.raises(entry.EntryError) as e:
+        entry.place(g, ["move land Roma > Aquileia-Roma", "move land Aquileia-Roma > Aquileia-Novaria"])
+    assert "Aquileia-Roma is where an own land colonist stands or stood this Architect" in e.value.reason
+    assert "one direct move" in e.value.reason
+    got, steps = entry.place(g, ["move land Roma > Aquileia-Novaria", "done"])
+    assert got.to_json()["players"][0]["colonists"]["land"] == ["Aquileia-Novaria", "Aquileia-Roma", "storehouse"]
