@@ -111,6 +111,11 @@ def _card(game, pos, me, text):
     sc = pos["turn"]["scratch"]
     if pos["turn"]["phase"] == "senator" and sc["buys"] >= 2:
         return "a Senator buys two cards at most"
+    label = pos["display"][slots[0]]
+    variant = "wine_variant" if pos["options"]["wine_variant"] else "standard"
+    if pos["turn"]["phase"] == "senator" and "any" in game.rules.surcharge[variant][slots[0]] \
+            and " paying " not in text:
+        return f"{label}'s place in the display adds any one good: say which, e.g. buy {label} paying food"
     price = costs.card_price(game, pos, slots[0], None)
     short = _lacking(me["goods"], me["coins"], 0, price)
     if short:

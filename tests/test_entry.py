@@ -213,3 +213,14 @@ def test_a_chain_through_an_own_route_is_refused_with_its_direct_form():
     assert "one direct move" in e.value.reason
     got, steps = entry.place(g, ["move land Roma > Aquileia-Novaria", "done"])
     assert got.to_json()["players"][0]["colonists"]["land"] == ["Aquileia-Novaria", "Aquileia-Roma", "storehouse"]
+
+
+def test_senator_refusals_say_why():
+    g = Game.new("imperium", 3, seed=3)
+    g.apply("play Senator")
+    for text, why in [("buy Mason/I", "Mason/I's place in the display adds any one good: say which"),
+                      ("buy Diplomat/I", "Diplomat/I costs tool + 2 cloth here; P1 lacks 1 cloth"),
+                      ("buy Consul/II", "'consul/ii' is not in the display")]:
+        with pytest.raises(entry.EntryError) as e:
+            entry.place(g, [text])
+        assert why in e.value.reason, (text, e.value.reason)
