@@ -857,7 +857,6 @@ cdef int gen_builds(State* s, int32_t* out, int n) noexcept nogil:
             continue
         if c <= s.pick_last and not g_all_orders:
             continue    # builds in increasing city order: a house's price does not depend on the others
-
         if pl.coins >= house_coin_cost(s, c) and can_pay(pl, g_rules.house_goods[s.city_good[c]]):
             out[n] = A_BUILD | c << 8
             n += 1

@@ -164,7 +164,8 @@ def play(game_file, move):
         applied = gf.apply(texts)
     except GameFileError as e:
         if len(move) > 1 and all(" " not in m for m in move) and texts[0].lower() in (
-                "play", "copy", "colonist", "move", "build", "produce", "keep", "sell", "buy", "place", "reveal"):
+                "play", "copy", "colonist", "move", "build", "produce", "keep", "sell", "buy", "place", "reveal",
+                "enter"):
             raise UserError(f"{e} (quote each move: concordia play {game_file} \"{' '.join(move[:2])}\")") from None
         raise
     gf.save()
