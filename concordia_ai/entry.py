@@ -9,7 +9,9 @@ texts that the engine accepts:
 * a text moves only within its own turn: the move that ends a turn must come after every text given
   before it, so no step slides into another player's turn;
 * after every step, a reveal with only one possible card (the last card of the top deck) is applied by
-  itself and reported.
+  itself and reported;
+* Architect moves that chain through an own colonist's route, or swap two colonists (legal at the table,
+  ruling 35), are recorded as the engine's one sequence with the same end places (`_direct_moves`).
 
 The steps come back in the order applied: the canonical order, which is what a game file records.
 """
@@ -79,7 +81,7 @@ def _apply_text(game, text: str) -> list[Step]:
     return before + [step]
 
 
-def place(game, texts: list[str], finish: bool = True):
+def place(game, texts: list[str], finish: bool = True, _direct: bool = True):
     """(game after the texts, the steps applied in order) for the first order of `texts` that fits.
 
     With `finish`, forced reveals after the last text are applied too (a replay of recorded moves leaves
@@ -117,6 +119,12 @@ def place(game, texts: list[str], finish: bool = True):
         stack.append(child)
         if len(child.pending) < len(best.pending):
             best = child
+    direct = _direct_moves(game, texts) if _direct else None
+    if direct is not None:
+        try:
+            return place(game, direct, finish, _direct=False)
+        except EntryError:
+            pass
     # report the first text refused in the state the search got furthest in
     for i in best.pending:
         try:
@@ -126,6 +134,60 @@ def place(game, texts: list[str], finish: bool = True):
     i = best.pending[0]
     raise EntryError(i, texts[i], f"{texts[i]!r} would come after the end of the turn it was given in",
                      len(best.steps))
+
+
+def _is_move(text: str) -> bool:
+    words = text.split()
+    return len(words) > 1 and "move".startswith(words[0].lower())
+
+
+def _places(state, seat: int) -> tuple:
+    locs = [state.colonist_location(seat, i) for i in range(6)]
+    return tuple(sorted(locs[:3])), tuple(sorted(locs[3:]))
+
+
+def _direct_moves(game, texts: list[str]) -> list[str] | None:
+    """The texts with an Architect's given moves replaced by the canonical sequence to the same end places,
+    or None. The moves (from the first move text to the next `done`) are applied in the order given under
+    the rules' any-order reading (`core.set_all_orders`: chains and swaps allowed, occupancy judged at the
+    end); the engine's movement tree has one sequence to those places."""
+    moves = [i for i, t in enumerate(texts) if _is_move(t)]
+    if not moves:
+        return None
+    first = moves[0]
+    end = next((i for i in range(first, len(texts)) if texts[i].strip().lower() == "done"), len(texts))
+    moves = [i for i in moves if i < end]
+    try:
+        g, _ = place(game, texts[:first], finish=False, _direct=False)
+    except EntryError:
+        return None
+    if g.phase != "architect-move":
+        return None
+    seat = g.state.turn_player
+    free = g.clone()
+    core.set_all_orders(True)
+    try:
+        for i in moves:
+            free.apply(texts[i])
+    except (GameError, NotationError):
+        return None
+    finally:
+        core.set_all_orders(False)
+    target = _places(free.state, seat)
+    stack = [(g.state.copy(), [])]
+    while stack:     # the canonical movement tree: one sequence per set of end places
+        s, path = stack.pop()
+        if _places(s, seat) == target:
+            break
+        for a in s.legal_actions():
+            if core.ACTION_TYPES[core.decode(a)[0]] == "move":
+                text = type(g)(s, g.names).text(a)
+                t = s.copy()
+                t.apply(a)
+                stack.append((t, path + [text]))
+    else:
+        return None
+    return texts[:first] + path + [t for i, t in enumerate(texts) if i > first and i not in moves]
 
 
 def _key(game) -> tuple:

@@ -201,18 +201,32 @@ def test_bad_entry_is_one_line_and_changes_nothing(tmp_path):
         GameFile.load(str(f)).apply(["play Mercator/3", "sell 2 wine"])
 
 
-def test_a_chain_through_an_own_route_is_refused_with_its_direct_form():
+def test_a_chain_or_swap_is_recorded_as_its_direct_form():
+    """Ruling 35: at the table a colonist may take an own colonist's route while that one moves on; the
+    engine has one sequence for those end places, and that is recorded."""
     pos = base(3)
     set_player(pos, 0, land=["Roma", "Aquileia-Roma"], sea=[], houses=[])
     set_turn(pos, 0)
     g = load(pos)
     g.apply("play Architect")
+    got, steps = entry.place(g, ["move land Roma > Aquileia-Roma", "move land Aquileia-Roma > Aquileia-Novaria",
+                                 "done"])
+    assert [s.text for s in steps] == ["move land Roma > Aquileia-Novaria", "done"]
+    assert sorted(got.to_json()["players"][0]["colonists"]["land"]) == ["Aquileia-Novaria", "Aquileia-Roma",
+                                                                        "storehouse"]
+    # a swap: the end places are the starting ones, so nothing is recorded but `done`
+    pos = base(3)
+    set_player(pos, 0, land=["Aquileia-Roma", "Novaria-Roma"], sea=["Roma"], houses=[])
+    set_turn(pos, 0)
+    g = load(pos)
+    g.apply("play Architect")
+    got, steps = entry.place(g, ["move land Aquileia-Roma > Novaria-Roma", "move land Novaria-Roma > Aquileia-Roma",
+                                 "done"])
+    assert [s.text for s in steps] == ["done"]
+    # an unfinished chain (two colonists left on one route) is still refused, saying why
     with pytest.raises(entry.EntryError) as e:
-        entry.place(g, ["move land Roma > Aquileia-Roma", "move land Aquileia-Roma > Aquileia-Novaria"])
-    assert "Aquileia-Roma is where an own land colonist stands or stood this Architect" in e.value.reason
-    assert "one direct move" in e.value.reason
-    got, steps = entry.place(g, ["move land Roma > Aquileia-Novaria", "done"])
-    assert got.to_json()["players"][0]["colonists"]["land"] == ["Aquileia-Novaria", "Aquileia-Roma", "storehouse"]
+        entry.place(g, ["move land Aquileia-Roma > Novaria-Roma", "done"])
+    assert "Novaria-Roma is where an own land colonist stands or stood this Architect" in e.value.reason
 
 
 def test_senator_refusals_say_why():
