@@ -238,3 +238,35 @@ def test_senator_refusals_say_why():
         with pytest.raises(entry.EntryError) as e:
             entry.place(g, [text])
         assert why in e.value.reason, (text, e.value.reason)
+
+
+@pytest.mark.parametrize("board", ["imperium", "italia", "creta", "aegyptus"])
+def test_every_turn_shuffled_gives_the_same_game(board):
+    """Random games: each turn's steps given in a random order (the card, the steps, other players'
+    keep-choices), the step that ends the turn last, are placed into the same turns, reaching the same
+    state. (A step given after the one that ends a turn may belong to the next turn; it is tried in this
+    turn only when the steps before it do not fit.)"""
+    import random
+
+    from test_canonical_orders import end_key
+    rng = random.Random(board)
+    g = Game.new(board, 3, seed=rng.randrange(1 << 30))
+    start = g.clone()
+    turns, texts = [], []
+    for _ in range(150):
+        if g.is_over:
+            break
+        m = rng.choice(g.legal_moves())
+        if not texts or g.state.turns != turns[-1]:
+            turns.append(g.state.turns)
+            texts.append([])
+        texts[-1].append(g.text(m))
+        g.apply(m)
+    shuffled = []
+    for block in texts:
+        head = block[:-1]
+        rng.shuffle(head)
+        shuffled += head + block[-1:]
+    got, steps = entry.place(start, shuffled)
+    assert end_key(got.state) == end_key(g.state)
+    assert len(steps) == sum(len(b) for b in texts)
