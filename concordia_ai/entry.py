@@ -17,7 +17,7 @@ The steps come back in the order applied: the canonical order, which is what a g
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from . import core
 from .errors import GameError, NotationError
@@ -47,7 +47,6 @@ class _Node:
     pending: tuple[int, ...]      # input indices not yet applied, in input order
     steps: list[Step]
     tried: int = 0                # how many of pending's first candidates were tried from here
-    children: list = field(default_factory=list)
 
 
 def forced_reveals(game) -> list[Step]:
@@ -90,7 +89,7 @@ def place(game, texts: list[str], finish: bool = True, _direct: bool = True):
     root = _Node(game.clone(), tuple(range(len(texts))), [])
     stack = [root]
     best = root
-    failed: set = set()
+    seen: set = set()             # (texts left, state): a second way there leads nowhere new
     budget = BUDGET
     while stack:
         node = stack[-1]
@@ -112,9 +111,9 @@ def place(game, texts: list[str], finish: bool = True, _direct: bool = True):
         if (g.state.turns != turn or g.is_over) and rest and rest[0] < i:
             continue      # the turn would end with an earlier text still unplaced
         key = (rest, _key(g))
-        if key in failed:
+        if key in seen:
             continue
-        failed.add(key)   # seen: if it led to a solution we return before looking again
+        seen.add(key)
         child = _Node(g, rest, node.steps + steps)
         stack.append(child)
         if len(child.pending) < len(best.pending):
