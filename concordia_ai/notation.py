@@ -73,7 +73,7 @@ def _texts(game, code: int) -> list[str]:
         paying = f" paying {R.goods[y]}" if y < 5 else ""
         texts = [f"buy {label}{paying}"]
         if card >= 0:
-            texts.append(f"buy {R.market[card].name}{paying}")   # without the deck: see _matches_best
+            texts.append(f"buy {R.market[card].name}{paying}")   # without the deck: one Mason in the display is enough
         return texts
     if name == "place":
         return [f"place {KINDS[x]} {B.cities[y]}"]
