@@ -7,9 +7,8 @@ crosses into this module once per call, never per step of a playout.
 
 A turn is a sequence of sub-decisions (see core.pxd for the action encoding). Where the same outcome
 could be reached through several orders of sub-decisions, the generator allows one canonical order
-(sells before buys in increasing good order, colonist placements in increasing order, kept goods in
-increasing order, each colonist moved once straight to its destination), so the search sees each
-outcome once.
+(see docs/engine.md, "Canonical orders"), so the search sees each outcome once. Tests can switch the
+canonical orders off (`set_all_orders`) to check that no outcome is lost.
 """
 from libc.string cimport memcpy, memset
 from libc.stdint cimport int8_t, uint8_t, int16_t, int32_t, uint32_t, uint64_t
@@ -21,6 +20,7 @@ cdef Rules g_rules
 cdef Board g_boards[8]
 cdef int g_rules_ready = 0
 cdef int g_board_ready[8]
+cdef int g_all_orders = 0    # tests only: offer every order of the sub-decisions, not just the canonical one
 
 NO_GOOD = 255
 CHANCE = DECIDER_CHANCE
@@ -32,11 +32,11 @@ N_SCORE_COLUMNS = NSCORE
 PHASES = {PH_PLAY: "play", PH_DIPLOMAT: "diplomat", PH_TRIBUNE: "tribune", PH_ARCH_MOVE: "architect-move",
           PH_ARCH_BUILD: "architect-build", PH_PREFECT: "prefect", PH_MERCATOR: "mercator",
           PH_SENATOR: "senator", PH_CONSUL: "consul", PH_COLONIST: "colonist", PH_KEEP: "keep",
-          PH_CHANCE: "chance", PH_OVER: "over"}
+          PH_CHANCE: "chance", PH_OVER: "over", PH_SQUARE: "square"}
 ACTION_TYPES = {A_PLAY: "play", A_COPY: "copy", A_DONE: "done", A_TRIB_COL: "tribune-colonist",
                 A_MOVE: "move", A_BUILD: "build", A_PRODUCE: "produce", A_CASH: "cash", A_KEEP: "keep",
                 A_SELL: "sell", A_BUY: "buy", A_CARD: "card", A_PLACE: "place", A_COLCASH: "colonist-cash",
-                A_REVEAL: "reveal"}
+                A_REVEAL: "reveal", A_ENTER: "enter"}
 CARD_ACTIONS = {"Tribune": C_TRIBUNE, "Architect": C_ARCHITECT, "Prefect": C_PREFECT, "Mercator": C_MERCATOR,
                 "Diplomat": C_DIPLOMAT, "Senator": C_SENATOR, "Colonist": C_COLONIST, "Consul": C_CONSUL}
 OPTION_WINE_VARIANT = OPT_WINE_VARIANT
@@ -74,6 +74,10 @@ cdef uint64_t seed_mix(uint64_t x) noexcept nogil:
 
 cdef inline int imin(int a, int b) noexcept nogil:
     return a if a < b else b
+
+
+cdef inline int imax(int a, int b) noexcept nogil:
+    return a if a > b else b
 
 
 cdef inline int popcount64(uint64_t x) noexcept nogil:
@@ -260,6 +264,7 @@ cdef void init_state(State* s, int board_id, int n_players, uint64_t seed, int o
         pl.top = -1
     s.pm_holder = n_players - 1
     s.act_kind = -1
+    clear_picks(s)
     s.merc_sold_last = -1
     s.merc_bought_last = -1
     s.turn_player = 0
@@ -279,11 +284,20 @@ cdef void trigger_end(State* s, int p) noexcept nogil:
     s.final_turns = s.n_players - 1
 
 
+cdef void clear_picks(State* s) noexcept nogil:
+    """The canonical-order memory of the card in play; cleared so that states between turns compare alike."""
+    cdef int i
+    for i in range(NCOL):
+        s.arch_from[i] = LOC_STORE
+    s.pick_last = -1
+
+
 cdef void end_turn(State* s) noexcept nogil:
+    clear_picks(s)
     if s.end_player >= 0:
         if s.end_this_turn:
             s.end_this_turn = 0
-        else:
+        elif s.final_turns > 0:     # never below 0, even from a loaded position that should be over
             s.final_turns -= 1
         if s.final_turns <= 0:
             s.phase = PH_OVER
@@ -407,11 +421,12 @@ cdef void finish_tribune(State* s) noexcept nogil:
     end_turn(s)
 
 
-cdef void finish_architect(State* s) noexcept nogil:
-    """Aegyptus: a sea colonist on a line to FRANKINCENSE or GOLD moves onto the square (one per player)."""
+cdef int pending_square(const State* s, int p, int* n_lines, int* line) noexcept nogil:
+    """Aegyptus: the first special square that p has no colonist on but own sea colonists on lines to.
+    Returns it (else -1), with the number of distinct such lines and the first of them."""
     cdef const Board* b = &g_boards[s.board_id]
-    cdef Player* pl = &s.pl[s.turn_player]
-    cdef int i, j, r, sq, has
+    cdef const Player* pl = &s.pl[p]
+    cdef int i, j, k, r, sq, has, dup, n
     for i in range(3, NCOL):
         if pl.col[i] < ROUTE_BASE:
             continue
@@ -420,12 +435,49 @@ cdef void finish_architect(State* s) noexcept nogil:
         if sq < 0:
             continue
         has = 0
+        n = 0
         for j in range(3, NCOL):
             if pl.col[j] == sq:
                 has = 1
-        if not has:
+            elif pl.col[j] >= ROUTE_BASE and b.route_square[pl.col[j] - ROUTE_BASE] == sq:
+                dup = 0
+                for k in range(3, j):
+                    if pl.col[k] == pl.col[j]:
+                        dup = 1
+                n += 1 - dup
+        if has:
+            continue
+        n_lines[0] = n
+        line[0] = r
+        return sq
+    return -1
+
+
+cdef void enter_square(State* s, int p, int r) noexcept nogil:
+    """The first own sea colonist on line r moves onto the square at its end."""
+    cdef Player* pl = &s.pl[p]
+    cdef int i
+    for i in range(3, NCOL):
+        if pl.col[i] == ROUTE_BASE + r:
             s.route_occ[r] -= 1
-            pl.col[i] = sq
+            pl.col[i] = g_boards[s.board_id].route_square[r]
+            return
+
+
+cdef void finish_architect(State* s) noexcept nogil:
+    """Aegyptus: a sea colonist on a line to FRANKINCENSE or GOLD moves onto the square (one per player).
+    With own colonists on several lines to one square the player chooses which line (PH_SQUARE, ruling E1);
+    colonists on the same line are alike, so one line asks nothing."""
+    cdef int p = s.turn_player, sq, n, r
+    while True:
+        sq = pending_square(s, p, &n, &r)
+        if sq < 0:
+            break
+        if n > 1:
+            s.phase = PH_SQUARE
+            s.decider = p
+            return
+        enter_square(s, p, r)
     end_turn(s)
 
 
@@ -451,6 +503,7 @@ cdef void resolve_card(State* s, int k) noexcept nogil:
     elif act == C_ARCHITECT:
         s.steps = on_board(pl)
         s.moved = 0
+        s.pick_last = -1
         s.phase = PH_ARCH_MOVE
     elif act == C_PREFECT:
         s.phase = PH_PREFECT
@@ -467,6 +520,7 @@ cdef void resolve_card(State* s, int k) noexcept nogil:
             end_turn(s)
     elif act == C_SENATOR:
         s.buys = 0
+        s.pick_last = -1
         s.phase = PH_SENATOR
     elif act == C_CONSUL:
         s.buys = 0
@@ -626,7 +680,9 @@ cdef bint arch_conflict(const State* s, int p) noexcept nogil:
     return False
 
 
-cdef int gen_moves(State* s, int32_t* out, int n) noexcept nogil:
+cdef int gen_moves_any(State* s, int32_t* out, int n) noexcept nogil:
+    """Every order (tests only, `set_all_orders`): any unmoved colonist, onto any open route, the end judged
+    by `can_complete`. The canonical generator below must reach the same outcomes."""
     cdef const Board* b = &g_boards[s.board_id]
     cdef int p = s.turn_player
     cdef Player* pl = &s.pl[p]
@@ -674,6 +730,104 @@ cdef int gen_moves(State* s, int32_t* out, int n) noexcept nogil:
     return n
 
 
+cdef int PERM3[18]          # the six orders of three colonists, the identity first
+for _k, _v in enumerate((0, 1, 2, 1, 0, 2, 0, 2, 1, 1, 2, 0, 2, 0, 1, 2, 1, 0)):
+    PERM3[_k] = _v
+
+
+cdef bint canonical_pairing(const State* s, int p, int i, int r) noexcept nogil:
+    """With colonist i ending on r: do this type's moved colonists pair their starting places with their
+    destinations at the lowest total cost, and among the cheapest pairings with the lowest destinations
+    first in colonist order? Any other pairing leaves the same places occupied, so only this one is offered.
+    Moves come in colonist order, so the pairing so far is a prefix of the final one and stays canonical."""
+    cdef const Board* b = &g_boards[s.board_id]
+    cdef const Player* pl = &s.pl[p]
+    cdef int o[3]
+    cdef int t[3]
+    cdef int m = 0, j, k, q, cost = 0, alt, d, bad
+    for j in range(3 * colonist_is_sea(i), i):
+        if s.moved >> j & 1:
+            o[m] = s.arch_from[j]
+            t[m] = pl.col[j] - ROUTE_BASE
+            m += 1
+    if m == 0:
+        return True
+    o[m] = pl.col[i]
+    t[m] = r
+    m += 1
+    for k in range(m):
+        cost += dist_to(b, o[k], t[k])
+    for q in range(1, 6):
+        bad = 0
+        for k in range(m, 3):
+            if PERM3[3 * q + k] != k:
+                bad = 1     # an order of three when fewer colonists moved
+        if bad:
+            continue
+        alt = 0
+        for k in range(m):
+            d = dist_to(b, o[k], t[PERM3[3 * q + k]])
+            if d == 255:
+                bad = 1
+            alt += d
+        if bad or alt > cost:
+            continue
+        if alt < cost:
+            return False
+        for k in range(m):
+            if t[PERM3[3 * q + k]] != t[k]:
+                if t[PERM3[3 * q + k]] < t[k]:
+                    return False
+                break
+    return True
+
+
+cdef int gen_moves(State* s, int32_t* out, int n) noexcept nogil:
+    """The canonical Architect movement: colonists move in increasing index (one skipped stays where it is),
+    each at most once, straight to its destination, never onto a place an own colonist of its type starts
+    from or leaves (that is a chain, the same as one direct move), with the cheapest pairing of starts and
+    destinations. So each set of end places is reached by exactly one sequence, and no route is ever in
+    conflict (occupancy is judged on the end places, ruling 35)."""
+    cdef const Board* b = &g_boards[s.board_id]
+    cdef int p = s.turn_player
+    cdef Player* pl = &s.pl[p]
+    cdef int i, j, loc, r, d, sea, skip, first = 0
+    if g_all_orders:
+        return gen_moves_any(s, out, n)
+    for j in range(NCOL):
+        if s.moved >> j & 1:
+            first = j + 1
+    for i in range(first, NCOL):
+        loc = pl.col[i]
+        if loc == LOC_STORE or on_square(b, loc):
+            continue
+        sea = colonist_is_sea(i)
+        skip = 0
+        for j in range(3 * sea, i):
+            if pl.col[j] == loc:
+                # an identical colonist stays (moving this one is moving that one), or one moved onto
+                # this place (this one leaving would make a chain)
+                skip = 1
+        if skip:
+            continue
+        for r in range(b.n_routes):
+            if b.route_sea[r] != sea or ROUTE_BASE + r == loc:
+                continue
+            d = dist_to(b, loc, r)
+            if d > s.steps:
+                continue
+            if b.route_cap[r] and s.route_occ[r] > 0:
+                continue
+            for j in range(3 * sea, i):
+                if s.moved >> j & 1 and s.arch_from[j] == ROUTE_BASE + r:
+                    d = 255     # a route an own colonist has left: a chain
+            if d == 255 or not canonical_pairing(s, p, i, r):
+                continue
+            out[n] = A_MOVE | i << 8 | r << 16
+            n += 1
+    return n
+
+
 cdef uint64_t build_mask(const State* s, int p) noexcept nogil:
     cdef const Board* b = &g_boards[s.board_id]
     cdef uint64_t m = 0
@@ -701,17 +855,92 @@ cdef int gen_builds(State* s, int32_t* out, int n) noexcept nogil:
     for c in range(b.n_cities):
         if not (m >> c & 1) or c == b.start_city or b.city_special[c] or s.city_good[c] < 0:
             continue
+        if c <= s.pick_last and not g_all_orders:
+            continue    # builds in increasing city order: a house's price does not depend on the others
         if pl.coins >= house_coin_cost(s, c) and can_pay(pl, g_rules.house_goods[s.city_good[c]]):
             out[n] = A_BUILD | c << 8
             n += 1
     return n
 
 
+cdef int gen_mercator_any(State* s, int32_t* out, int n) noexcept nogil:
+    """Every order of a Mercator's trades (tests only): buy or sell each kind once, in any order."""
+    cdef const Player* pl = &s.pl[s.turn_player]
+    cdef int g, m, total
+    for g in range(NGOODS):
+        if s.merc_sold_mask >> g & 1 or g == s.merc_bought_last:
+            continue
+        for m in range(1, pl.goods[g] + 1):
+            out[n] = A_SELL | g << 8 | m << 16
+            n += 1
+        total = imin(free_space(pl), pl.coins // g_rules.price[g])
+        for m in range(1, total + 1):
+            out[n] = A_BUY | g << 8 | m << 16
+            n += 1
+    return n
+
+
 # ---------------------------------------------------------------- legal sub-decisions
+
+cdef bint copied_fresh(const State* s) noexcept nogil:
+    """A card copied by a Diplomat with nothing decided in it yet. Ending it now would be the Diplomat's
+    own `done` (the same state), so that ending is offered once, as that `done`."""
+    cdef const Player* pl = &s.pl[s.turn_player]
+    cdef int ph = s.phase
+    if g_all_orders or pl.top < 0 or g_rules.kind_action[pl.top] != C_DIPLOMAT:
+        return False
+    if ph == PH_ARCH_MOVE:
+        return s.moved == 0
+    if ph == PH_SENATOR or ph == PH_CONSUL:
+        return s.buys == 0
+    if ph == PH_COLONIST:
+        return s.col_cash_ok
+    return ph == PH_PREFECT
+
+
+cdef int cash_total(const State* s) noexcept nogil:
+    cdef const Board* b = &g_boards[s.board_id]
+    cdef int pv, total = b.cash_extra
+    for pv in range(b.n_provinces):
+        if s.marker_coin[pv]:
+            total += g_rules.marker_coins[s.marker_good[pv]]
+    return total
+
+
+cdef bint same_outcome(const State* a, const State* b) noexcept nogil:
+    """The same table after a turn (the scratch of the card in play aside)."""
+    cdef int p
+    if a.phase != b.phase or a.decider != b.decider or a.turns != b.turns or a.pm_holder != b.pm_holder \
+            or a.end_player != b.end_player or a.nile_pos != b.nile_pos:
+        return False
+    if memcmp_bytes(<const char*>a.marker_coin, <const char*>b.marker_coin, sizeof(a.marker_coin)) or \
+            memcmp_bytes(<const char*>a.marker_good, <const char*>b.marker_good, sizeof(a.marker_good)):
+        return False
+    for p in range(a.n_players):
+        if memcmp_bytes(<const char*>&a.pl[p], <const char*>&b.pl[p], sizeof(Player)):
+            return False
+    return True
+
+
+cdef bint copy_is_empty(const State* s, int k) noexcept nogil:
+    """Would copying kind k reach nothing that the Diplomat's own `done` does not? Then it is not offered:
+    a copied card whose every outcome is no change (a Senator with nothing affordable, a specialist with no
+    house of its good...) is the same as copying nothing."""
+    cdef State t, u
+    cdef int32_t buf[MAX_ACTIONS]
+    memcpy(&t, s, sizeof(State))
+    resolve_card(&t, k)
+    if t.turns == s.turns and t.phase != PH_OVER and t.phase != PH_PLAY:
+        return gen_legal(&t, buf) == 0
+    memcpy(&u, s, sizeof(State))
+    end_turn(&u)
+    return same_outcome(&t, &u)
+
 
 cdef int gen_legal(State* s, int32_t* out) noexcept nogil:
     cdef const Board* b = &g_boards[s.board_id]
     cdef int n = 0, p = s.turn_player, k, q, t, g, i, m, seen_dipl = 0, v, a, c, free, top, lo, total
+    cdef int first, first_good
     cdef Player* pl = &s.pl[p]
     cdef int8_t need[NGOODS]
     cdef uint64_t copied = 0
@@ -735,6 +964,8 @@ cdef int gen_legal(State* s, int32_t* out) noexcept nogil:
             if q == p or t < 0 or g_rules.kind_action[t] == C_DIPLOMAT or (copied >> t & 1):
                 continue
             copied |= (<uint64_t>1) << t
+            if not g_all_orders and copy_is_empty(s, t):
+                continue
             out[n] = A_COPY | t << 8
             n += 1
     elif ph == PH_TRIBUNE:
@@ -747,8 +978,9 @@ cdef int gen_legal(State* s, int32_t* out) noexcept nogil:
                     n += 1
     elif ph == PH_ARCH_MOVE:
         if not arch_conflict(s, p):
-            out[n] = A_DONE
-            n += 1
+            if not copied_fresh(s) or pending_square(s, p, &m, &v) >= 0:
+                out[n] = A_DONE
+                n += 1
             n = gen_builds(s, out, n)
         n = gen_moves(s, out, n)
     elif ph == PH_ARCH_BUILD:
@@ -756,8 +988,9 @@ cdef int gen_legal(State* s, int32_t* out) noexcept nogil:
         n += 1
         n = gen_builds(s, out, n)
     elif ph == PH_PREFECT:
-        out[n] = A_CASH
-        n += 1
+        if not copied_fresh(s) or cash_total(s) > 0:
+            out[n] = A_CASH
+            n += 1
         for v in range(b.n_provinces):
             if s.marker_coin[v]:
                 continue
@@ -771,7 +1004,9 @@ cdef int gen_legal(State* s, int32_t* out) noexcept nogil:
     elif ph == PH_MERCATOR:
         out[n] = A_DONE
         n += 1
-        if s.merc_kinds < 2:
+        if s.merc_kinds < 2 and g_all_orders:
+            n = gen_mercator_any(s, out, n)
+        elif s.merc_kinds < 2:
             if s.merc_bought_last < 0:
                 for g in range(s.merc_sold_last + 1, NGOODS):
                     for m in range(1, pl.goods[g] + 1):
@@ -786,20 +1021,27 @@ cdef int gen_legal(State* s, int32_t* out) noexcept nogil:
                     out[n] = A_BUY | g << 8 | m << 16
                     n += 1
     elif ph == PH_SENATOR or ph == PH_CONSUL:
-        out[n] = A_DONE
-        n += 1
+        if not copied_fresh(s):
+            out[n] = A_DONE
+            n += 1
         if ph == PH_CONSUL or s.buys < 2:
             v = variant(s)
+            # a Senator's two cards in increasing slot order (the slots keep their prices until the refill);
+            # when both pay an 'any' surcharge, the second pays a good no lower than the first
+            first = s.pick_last % 8 if s.pick_last >= 0 else -1
+            first_good = s.pick_last // 8 - 1 if s.pick_last >= 0 else -1
+            if g_all_orders:
+                first = first_good = -1
             for i in range(DISPLAY):
                 c = s.display[i]
-                if c < 0:
+                if c < 0 or i <= first:
                     continue
                 for g in range(NGOODS):
                     need[g] = g_rules.card_cost[c][g]
                     if ph == PH_SENATOR:
                         need[g] += g_rules.surcharge[v][i][g]
                 if ph == PH_SENATOR and g_rules.surcharge_any[v][i]:
-                    for a in range(NGOODS):
+                    for a in range(imax(first_good, 0), NGOODS):
                         need[a] += 1
                         if can_pay(pl, need):
                             out[n] = A_CARD | i << 8 | a << 16
@@ -809,8 +1051,9 @@ cdef int gen_legal(State* s, int32_t* out) noexcept nogil:
                     out[n] = A_CARD | i << 8 | 255 << 16
                     n += 1
     elif ph == PH_COLONIST:
-        out[n] = A_DONE
-        n += 1
+        if not copied_fresh(s):
+            out[n] = A_DONE
+            n += 1
         if s.col_cash_ok:
             out[n] = A_COLCASH
             n += 1
@@ -819,7 +1062,7 @@ cdef int gen_legal(State* s, int32_t* out) noexcept nogil:
                 if stored_of_type(pl, t) < 0:
                     continue
                 for c in range(b.n_cities):
-                    if t * MAX_CITIES + c < s.col_last:
+                    if t * MAX_CITIES + c < s.col_last and not g_all_orders:
                         continue
                     if c == b.start_city or (pl.houses >> c & 1):
                         out[n] = A_PLACE | t << 8 | c << 16
@@ -833,6 +1076,19 @@ cdef int gen_legal(State* s, int32_t* out) noexcept nogil:
             # keep g only if goods of kind >= g can still fill the storehouse (no space left empty)
             if s.pend[q][g] > 0 and total >= free:
                 out[n] = A_KEEP | g << 8
+                n += 1
+    elif ph == PH_SQUARE:
+        t = pending_square(s, p, &m, &v)
+        for i in range(3, NCOL):
+            c = pl.col[i]
+            if c < ROUTE_BASE or b.route_square[c - ROUTE_BASE] != t:
+                continue
+            a = 0
+            for q in range(3, i):
+                if pl.col[q] == c:
+                    a = 1   # a second colonist on the same line: the same outcome
+            if not a:
+                out[n] = A_ENTER | (c - ROUTE_BASE) << 8
                 n += 1
     elif ph == PH_CHANCE:
         if s.stack_len > 0:
@@ -876,11 +1132,13 @@ cdef void apply_action(State* s, int32_t a) noexcept nogil:
         pl.col[stored_of_type(pl, x)] = b.start_city
         finish_tribune(s)
     elif t == A_MOVE:
+        s.arch_from[x] = pl.col[x]
         s.steps -= dist_to(b, pl.col[x], y)
         move_colonist(s, p, x, y)
         s.moved |= 1 << x
     elif t == A_BUILD:
         s.phase = PH_ARCH_BUILD
+        s.pick_last = x
         pl.coins -= house_coin_cost(s, x)
         pay(pl, g_rules.house_goods[s.city_good[x]])
         pl.houses |= (<uint64_t>1) << x
@@ -930,6 +1188,8 @@ cdef void apply_action(State* s, int32_t a) noexcept nogil:
         pay(pl, need)
         pl.hand[g_rules.card_kind[c]] += 1
         s.display[x] = -1
+        s.pick_last = x + 8 * (y + 1 if y < NGOODS else 0)     # the slot, and the good paid for 'any'
+
         s.buys += 1
         if ph == PH_CONSUL or s.buys >= 2:
             refill(s)
@@ -941,6 +1201,9 @@ cdef void apply_action(State* s, int32_t a) noexcept nogil:
     elif t == A_COLCASH:
         pl.coins += 5 + on_board(pl)
         end_turn(s)
+    elif t == A_ENTER:
+        enter_square(s, p, x)
+        finish_architect(s)
     elif t == A_REVEAL:
         top = s.stack_len - 1
         for i in range(top + 1):
@@ -1280,6 +1543,13 @@ def board_distances(int board_id):
     return rr, cr
 
 
+def set_all_orders(bint on):
+    """Tests only: offer every order of a turn's sub-decisions instead of the canonical one (the reference
+    that the canonical orders lose no outcome). Affects every state of the process."""
+    global g_all_orders
+    g_all_orders = on
+
+
 def decode(int a):
     """(type, a, b) of an action integer."""
     return a & 255, (a >> 8) & 255, (a >> 16) & 255
@@ -1325,12 +1595,20 @@ cdef class CoreState:
         return [buf[i] for i in range(n)]
 
     def is_legal(self, int a):
+        """Offered by legal_actions(), or `play` of a Diplomat kind the generator folds into one."""
         cdef int32_t buf[MAX_ACTIONS]
         cdef int n = gen_legal(&self.s, buf), i
         for i in range(n):
             if buf[i] == a:
                 return True
-        return False
+        return self.is_diplomat_alias(a)
+
+    def is_diplomat_alias(self, int a):
+        """`play` of any Diplomat kind in hand: it plays like the one `legal_actions` offers (the god scores
+        the same in hand or on the pile), and lets a tracked game discard the card really laid down."""
+        cdef int x = (a >> 8) & 255
+        return (a & 255) == A_PLAY and a >> 16 == 0 and self.s.phase == PH_PLAY and x < g_rules.n_kinds \
+            and g_rules.kind_action[x] == C_DIPLOMAT and self.s.pl[self.s.turn_player].hand[x] > 0
 
     def apply(self, int a):
         if not self.is_legal(a):
@@ -1442,7 +1720,9 @@ cdef class CoreState:
             marker_good=[s.marker_good[v] for v in range(b.n_provinces)],
             display=[s.display[i] for i in range(DISPLAY)],
             stack=[s.stack[i] for i in range(s.stack_len)], nile_pos=s.nile_pos,
-            act_kind=s.act_kind, steps=s.steps, moved=s.moved, merc_sold_last=s.merc_sold_last,
+            act_kind=s.act_kind, steps=s.steps, moved=s.moved,
+            arch_from=[s.arch_from[i] for i in range(NCOL)],
+            pick_last=s.pick_last, merc_sold_last=s.merc_sold_last,
             merc_bought_last=s.merc_bought_last, merc_kinds=s.merc_kinds, merc_sold_mask=s.merc_sold_mask,
             buys=s.buys, col_last=s.col_last, col_cash_ok=s.col_cash_ok, keep_player=s.keep_player,
             keep_last=s.keep_last, pend=[[s.pend[p][g] for g in range(NGOODS)] for p in range(s.n_players)],
@@ -1466,7 +1746,7 @@ cdef class CoreState:
         s.board_id = bid
         n = s.n_players = _int(d, "n_players", 2, MAX_P)
         s.options = _int(d, "options", 0, 3)
-        s.phase = _int(d, "phase", PH_PLAY, PH_OVER)
+        s.phase = _int(d, "phase", PH_PLAY, PH_SQUARE)
         s.decider = _int(d, "decider", DECIDER_CHANCE, n - 1)
         s.turn_player = _int(d, "turn_player", 0, n - 1)
         s.pm_holder = _int(d, "pm_holder", 0, n - 1)
@@ -1506,6 +1786,12 @@ cdef class CoreState:
         s.act_kind = _int(d, "act_kind", -1, g_rules.n_kinds - 1)
         s.steps = _int(d, "steps", 0, NCOL)
         s.moved = _int(d, "moved", 0, 63)
+        # optional, so positions written before these fields load: a moved colonist then counts as having
+        # started where it stands
+        starts = d.get("arch_from", [LOC_STORE] * NCOL)
+        if not isinstance(starts, list) or len(starts) != NCOL:
+            raise ValueError(f"arch_from: a list of {NCOL} places")
+        s.pick_last = _val(d.get("pick_last", -1), "pick_last", -1, 63)
         s.merc_sold_last = _int(d, "merc_sold_last", -1, NGOODS - 1)
         s.merc_bought_last = _int(d, "merc_bought_last", -1, NGOODS - 1)
         s.merc_kinds = _int(d, "merc_kinds", 0, 2)
@@ -1534,6 +1820,12 @@ cdef class CoreState:
         players = _list(d, "players", n)
         for p in range(n):
             _load_player(&s.pl[p], players[p], p, b)
+        for i in range(NCOL):
+            s.arch_from[i] = _val(starts[i], "arch_from", -1, ROUTE_BASE + b.n_routes - 1)
+            if 0 <= s.arch_from[i] < ROUTE_BASE and s.arch_from[i] >= b.n_cities:
+                raise ValueError(f"arch_from[{i}]: no such city {s.arch_from[i]}")
+            if s.phase == PH_ARCH_MOVE and s.moved >> i & 1 and s.arch_from[i] == LOC_STORE:
+                s.arch_from[i] = s.pl[s.turn_player].col[i]
         recompute_derived(s)
         for p in range(n):
             if s.pl[p].n_houses > g_rules.houses:
@@ -1541,10 +1833,9 @@ cdef class CoreState:
             if free_space(&s.pl[p]) < 0:
                 raise ValueError(f"players[{p}]: storehouse over {g_rules.slots} spaces")
         for r in range(b.n_routes):
-            if b.route_cap[r] and s.route_occ[r] > 1 and not _sharing_mid_move(s, r):
+            # the canonical movement never leaves two colonists on a route, not even halfway
+            if b.route_cap[r] and s.route_occ[r] > 1:
                 raise ValueError(f"route {r}: holds {s.route_occ[r]} colonists")
-        if s.phase == PH_ARCH_MOVE and not can_complete(s, s.turn_player, s.steps):
-            raise ValueError("architect movement cannot be completed")
         if _legal_count(s) == 0 and s.phase != PH_OVER:
             raise ValueError("phase: no legal move in this state")
         return st

@@ -63,6 +63,7 @@ cdef enum:
     A_PLACE = 13     # a = 0 land / 1 sea, b = city (Colonist card)
     A_COLCASH = 14   # Colonist card cash option
     A_REVEAL = 15    # a = market card id revealed from the stack (chance)
+    A_ENTER = 16     # a = sea route to a special square: its own colonist there enters the square (Aegyptus)
 
 # phases: what the decider is asked
 cdef enum:
@@ -79,6 +80,7 @@ cdef enum:
     PH_KEEP = 11
     PH_CHANCE = 12
     PH_OVER = 13
+    PH_SQUARE = 14   # Aegyptus: which of several own lines to a square sends its colonist onto it
 
 cdef enum:
     DECIDER_NONE = -1
@@ -177,6 +179,8 @@ ctypedef struct State:
     int8_t act_kind
     int8_t steps
     int8_t moved
+    int16_t arch_from[NCOL]   # where each moved colonist stood when the Architect began
+    int8_t pick_last          # the last city built (Architect) or display slot bought (Senator), else -1
     int8_t merc_sold_last
     int8_t merc_bought_last
     int8_t merc_kinds

@@ -60,9 +60,12 @@ class Game:
         if not isinstance(display, list) or len(display) != 7:
             raise GameError("display: give the 7 display cards, left to right (e.g. Architect/I)")
         chosen = []
+        # the opening display holds deck I cards only, so a card's name alone means its deck I card
+        opening = {m.name: m.label for m in g.rules.market if m.deck == 0}
         for i, name in enumerate(display):
             try:
-                chosen.append(notation.resolve(name, [m.label for m in g.rules.market], "market card"))
+                label = notation.resolve(name, [m.label for m in g.rules.market] + list(opening), "market card")
+                chosen.append(opening.get(label, label))
             except notation.NotationError as e:
                 raise GameError(f"display[{i}]: {e}") from None
         if len(set(chosen)) != 7:

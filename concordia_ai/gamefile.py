@@ -25,9 +25,9 @@ import time
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 
+from . import entry
 from .atomicio import link_target, write_atomic
 from .game import Game, GameError
-from .notation import NotationError
 from .position import PositionError
 
 FORMAT = "concordia-game"
@@ -105,13 +105,14 @@ class GameFile:
 
     # ------------------------------------------------------------ replaying
     def replay(self, moves: list[str]) -> Game:
-        """The game after `moves` from the initial position; GameFileError names the first bad one."""
-        g = self._initial_game()
-        for i, text in enumerate(moves):
-            try:
-                g.apply(text)
-            except (GameError, NotationError) as e:
-                raise GameFileError(f"{self.path}: $.moves[{i}] {text!r} cannot be replayed: {e}") from None
+        """The game after `moves` from the initial position; GameFileError names the first bad one.
+
+        Steps recorded in another order within a turn (files written before an order became canonical)
+        are placed like new entries (concordia_ai.entry)."""
+        try:
+            g, _ = entry.place(self._initial_game(), moves, finish=False)
+        except entry.EntryError as e:
+            raise GameFileError(f"{self.path}: $.moves[{e.index}] {e.text!r} cannot be replayed: {e.reason}") from None
         return g
 
     def _initial_game(self) -> Game:
@@ -122,25 +123,42 @@ class GameFile:
         except (GameError, ValueError) as e:
             raise GameFileError(f"{self.path}: bad initial position: {e}") from None
 
-    def apply(self, texts: list[str]) -> list[str]:
-        """Apply moves in order, all or nothing; returns their canonical texts.
+    def apply(self, texts: list[str]) -> list[entry.Step]:
+        """Apply moves, all or nothing, in any order the engine can put into its canonical order
+        (concordia_ai.entry); returns the steps recorded, forced reveals included.
 
-        Raises GameFileError naming the first move that fails (its number, text and the legal moves);
-        on error nothing changes."""
-        g = self.game.clone()
-        done = []
-        for i, text in enumerate(texts):
+        A turn may be entered over several calls: when the new texts do not fit after the steps already
+        recorded for this turn, those steps and the new texts are placed together, and the turn's steps
+        are recorded again in the canonical order (`self.replaced` then counts the steps taken back).
+        Raises GameFileError naming the move that fails (its number, text and why); on error nothing
+        changes."""
+        self.replaced = 0
+        try:
+            g, steps = entry.place(self.game, texts)
+        except entry.EntryError as first:
+            start = self._turn_start()
             try:
-                code = g.parse(text)
-                canonical = g.text(code)
-                g.apply(code)
-            except (GameError, NotationError) as e:
-                where = f"move {i + 1} of {len(texts)} " if len(texts) > 1 else "move "
-                raise GameFileError(f"{where}{text!r} rejected: {e}") from None
-            done.append(canonical)
+                if start == len(self.moves):
+                    raise first
+                base, _ = entry.place(self._initial_game(), self.moves[:start], finish=False)
+                g, steps = entry.place(base, self.moves[start:] + list(texts))
+            except entry.EntryError:
+                where = f"move {first.index + 1} of {len(texts)} " if len(texts) > 1 else "move "
+                raise GameFileError(f"{where}{first.text!r} rejected: {first.reason}") from None
+            self.replaced = len(self.moves) - start
+            self.moves = self.moves[:start]
         self.game = g
-        self.moves.extend(done)
-        return done
+        self.moves.extend(s.text for s in steps)
+        return steps
+
+    def _turn_start(self) -> int:
+        """The index in `moves` of the first step of the turn in play now."""
+        _, steps = entry.place(self._initial_game(), self.moves, finish=False)
+        now = self.game.state.turns
+        start = len(steps)
+        while start > 0 and steps[start - 1].turn == now and not self.game.is_over:
+            start -= 1
+        return start
 
     def undo(self, steps: int) -> list[str]:
         """Drop the last `steps` moves and replay; returns the moves dropped (oldest first)."""

@@ -5,13 +5,17 @@
     produce Italia · produce Brown cloth (a variable bonus) · cash · keep wine
     sell 2 wine · buy 1 cloth · buy Weaver/II · buy Architect/I paying tool
     place sea Roma (Colonist card) · reveal Mason/I (a card turned up from the stack)
+    enter Berenice-FRANKINCENSE (Aegyptus: which line's colonist goes onto the square)
 
 Parsing is case-insensitive; each word may be shortened to any prefix that leaves one legal move
-("pl arch", "mo l roma > nov-roma", "m s ro > cart"). A route may be named from either end.
+("pl arch", "mo l roma > nov-roma", "m s ro > cart"); a word typed in full beats a longer word it is a
+prefix of ("arch/I" is Architect/I, not Architect/II). A route may be named from either end, a card
+without its deck where only one deck is possible ("reveal Mason"), a Diplomat by its god
+("play Diplomat/Mars": the card really laid down, which then lies on the pile).
 """
 from __future__ import annotations
 
-from . import core
+from . import core, why
 from .errors import NotationError
 from .position import location_name, route_name
 
@@ -30,7 +34,11 @@ def _texts(game, code: int) -> list[str]:
     name = core.ACTION_TYPES.get(t)
     if name == "play":
         kind = R.kinds[x]
-        return [f"play {kind.name if kind.name == 'Diplomat' else kind.label}"]
+        if kind.name != "Diplomat":
+            return [f"play {kind.label}"]
+        if code in game.legal_moves():
+            return ["play Diplomat", f"play {kind.label}"]
+        return [f"play {kind.label}"]     # a named Diplomat other than the one the engine offers
     if name == "copy":
         return [f"copy {R.kinds[x].label}"]
     if name == "done":
@@ -62,11 +70,19 @@ def _texts(game, code: int) -> list[str]:
     if name == "card":
         card = game.state.display_card(x) if 0 <= x < 7 else -1
         label = R.market[card].label if card >= 0 else f"slot{x + 1}"
-        return [f"buy {label}" + (f" paying {R.goods[y]}" if y < 5 else "")]
+        paying = f" paying {R.goods[y]}" if y < 5 else ""
+        texts = [f"buy {label}{paying}"]
+        if card >= 0:
+            texts.append(f"buy {R.market[card].name}{paying}")   # without the deck: one Mason in the display is enough
+        return texts
     if name == "place":
         return [f"place {KINDS[x]} {B.cities[y]}"]
     if name == "reveal":
-        return [f"reveal {R.market[x].label}"]
+        # reveals come from the top deck only, so the card's name alone is enough
+        return [f"reveal {R.market[x].label}", f"reveal {R.market[x].name}"]
+    if name == "enter":
+        a, b, _, _ = B.routes[x]
+        return [f"enter {route_name(B, x)}", f"enter {B.cities[b]}-{B.cities[a]}"]
     return [f"?{code}"]
 
 
@@ -86,27 +102,55 @@ def _matches(typed: list[str], full: list[str]) -> bool:
     return len(typed) == len(full) and all(_word_matches(w, f) for w, f in zip(typed, full))
 
 
+def _exact_words(typed: list[str], full: list[str]) -> int:
+    """How many words are typed in full: an exact word beats a prefix of a longer one."""
+    return sum(w == f for w, f in zip(typed, full))
+
+
+def _best(typed: list[str], candidates: list[tuple[object, list[list[str]]]]) -> list:
+    """The candidates (value, word lists) that `typed` names: an exact text first, else the prefix matches
+    with the most words typed in full."""
+    exact, scored = [], {}
+    for value, texts in candidates:
+        for words in texts:
+            if words == typed:
+                exact.append(value)
+                break
+        else:
+            score = max((_exact_words(typed, w) for w in texts if _matches(typed, w)), default=-1)
+            if score >= 0:
+                scored[value] = score
+    if exact:
+        return list(dict.fromkeys(exact))
+    top = max(scored.values(), default=-1)
+    return [v for v, sc in scored.items() if sc == top]
+
+
+def _aliases(game) -> list[int]:
+    """Codes the state accepts beyond its legal moves: `play` of a Diplomat kind the engine folds into one."""
+    if game.state.phase_name != "play" or game.decider is None or game.decider < 0:
+        return []
+    hand = game.to_json()["players"][game.state.turn_player]["hand"]
+    out = []
+    for k, kind in enumerate(game.rules.kinds):
+        code = core.encode(1, k)
+        if kind.name == "Diplomat" and hand.get(kind.label) and code not in game.legal_moves():
+            out.append(code)
+    return out
+
+
 def parse_move(game, text: str) -> int:
     """The legal move that `text` names; NotationError says why not and lists the legal moves."""
     if not isinstance(text, str) or not text.strip():
         raise NotationError(f"empty move; legal now: {_legal_list(game)}")
     typed = _words(text)
-    legal = game.legal_moves()
-    exact, prefix = [], []
-    for m in legal:
-        for t in _texts(game, m):
-            words = _words(t)
-            if words == typed:
-                exact.append(m)
-                break
-            if _matches(typed, words):
-                prefix.append(m)
-                break
-    found = exact or prefix
-    if len(set(found)) == 1:
+    found = _best(typed, [(m, [_words(t) for t in _texts(game, m)]) for m in game.legal_moves()])
+    if not found:
+        found = _best(typed, [(m, [_words(t) for t in _texts(game, m)]) for m in _aliases(game)])
+    if len(found) == 1:
         return found[0]
     if found:
-        options = "; ".join(move_text(game, m) for m in dict.fromkeys(found))
+        options = "; ".join(move_text(game, m) for m in found)
         raise NotationError(f"ambiguous move {text!r}: could be {options}")
     if game.is_over:
         raise NotationError(f"the game is over; no move is legal ({text!r})")
@@ -115,9 +159,13 @@ def parse_move(game, text: str) -> int:
 
 def _why_not(game, typed: list[str], text: str) -> str:
     verbs = {"play", "copy", "done", "colonist", "move", "build", "produce", "cash", "keep", "sell", "buy",
-             "place", "reveal"}
+             "place", "reveal", "enter"}
     if not any(v.startswith(typed[0]) for v in verbs):
         return f"unknown move {text!r} (moves start with one of: {', '.join(sorted(verbs))})"
+    verb = [v for v in verbs if v.startswith(typed[0])]
+    because = why.reason(game, typed, verb[0]) if len(verb) == 1 else None
+    if because:
+        return f"{text!r} is not a legal move for {game.decider_name}: {because}"
     return f"{text!r} is not a legal move for {game.decider_name} in phase {game.phase}"
 
 
@@ -130,11 +178,8 @@ def resolve(text: str, options: list[str], what: str) -> str:
     if not isinstance(text, str):
         raise NotationError(f"{text!r} is not a {what}; valid: {', '.join(options)}")
     key = text.strip().lower()
-    exact = [o for o in options if o.lower() == key]
-    if exact:
-        return exact[0]
     typed = key.replace("/", " / ").split()
-    found = [o for o in options if _matches(typed, o.lower().replace("/", " / ").split())]
+    found = _best(typed, [(o, [o.lower().replace("/", " / ").split()]) for o in options])
     if len(found) == 1:
         return found[0]
     if found:

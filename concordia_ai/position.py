@@ -138,7 +138,7 @@ def dump(state: core.CoreState, names: list[str]) -> dict[str, Any]:
             "decider": player_name(raw["decider"]) if raw["decider"] >= 0 else
             ("chance" if raw["decider"] == core.CHANCE else None),
             "card": R.kinds[raw["act_kind"]].label if raw["act_kind"] >= 0 else None,
-            "scratch": {k: raw[k] for k in _SCRATCH},
+            "scratch": {k: raw[k] for k in _SCRATCH if k not in _PICKS or raw[k] != _PICKS[k]},
         },
         "end": {"concordia": player_name(raw["end_player"]), "trigger_this_turn": bool(raw["end_this_turn"]),
                 "final_turns_left": raw["final_turns"]},
@@ -152,9 +152,12 @@ def dump(state: core.CoreState, names: list[str]) -> dict[str, Any]:
 
 _SCRATCH_RANGE = dict(steps=(0, 6), moved=(0, 63), merc_sold_last=(-1, 4), merc_bought_last=(-1, 4),
                       merc_kinds=(0, 2), merc_sold_mask=(0, 31), buys=(0, 2), col_last=(0, 80), col_cash_ok=(0, 1),
-                      keep_player=(0, None), keep_last=(0, 4))
-_SCRATCH = ("steps", "moved", "merc_sold_last", "merc_bought_last", "merc_kinds", "merc_sold_mask", "buys",
-            "col_last", "col_cash_ok", "keep_player", "keep_last", "pend")
+                      keep_player=(0, None), keep_last=(0, 4), pick_last=(-1, 63))
+_SCRATCH = ("steps", "moved", "arch_from", "pick_last", "merc_sold_last", "merc_bought_last", "merc_kinds",
+            "merc_sold_mask", "buys", "col_last", "col_cash_ok", "keep_player", "keep_last", "pend")
+# the canonical-order memory of the card in play (cleared between turns): written only when set, so that
+# positions and game files from before these fields still compare equal
+_PICKS = dict(arch_from=[-1] * 6, pick_last=-1)
 
 
 # ------------------------------------------------------------------ loading
@@ -422,11 +425,18 @@ def load(data: Any, strict: bool = False, problems: list | None = None) -> tuple
         rng=_get(data, "rng", "$", int, optional=True, default=1),
         players=raw_players,
     )
-    defaults = dict(steps=0, moved=0, merc_sold_last=-1, merc_bought_last=-1, merc_kinds=0, merc_sold_mask=0,
+    defaults = dict(steps=0, moved=0, arch_from=_PICKS["arch_from"], pick_last=-1, merc_sold_last=-1, merc_bought_last=-1, merc_kinds=0, merc_sold_mask=0,
                     buys=0, col_last=0, col_cash_ok=0, keep_player=0, keep_last=0, pend=[[0] * 5] * n)
     for key in _SCRATCH:
         raw[key] = scratch.get(key, defaults[key])
-        if key == "pend":
+        if key == "arch_from":
+            v = raw[key]
+            if not isinstance(v, list) or len(v) != 6 or not all(
+                    isinstance(x, int) and not isinstance(x, bool) and -1 <= x < core.ROUTE_OFFSET + len(board.routes)
+                    for x in v):
+                raise PositionError("$.turn.scratch.arch_from", "a list of 6 raw places (where each colonist moved "
+                                    "this Architect started; -1 for one that has not moved)")
+        elif key == "pend":
             ok = isinstance(raw[key], list) and len(raw[key]) == n and all(
                 isinstance(row, list) and len(row) == 5 and
                 all(isinstance(x, int) and not isinstance(x, bool) and 0 <= x <= 60 for x in row) for row in raw[key])
@@ -449,7 +459,7 @@ def load(data: Any, strict: bool = False, problems: list | None = None) -> tuple
 
 
 _TURN_PHASES = ("play", "diplomat", "tribune", "architect-move", "architect-build", "prefect", "mercator",
-                "senator", "consul", "colonist")
+                "senator", "consul", "colonist", "square")
 
 
 def _check_decider(phase: str, decider: int, turn_player: int, scratch: dict, names: list[str]) -> None:

@@ -22,6 +22,7 @@ PHASE_TEXT = {
     "colonist": "places colonists or takes cash (Colonist)",
     "keep": "chooses goods to keep (storehouse full)",
     "chance": "a card is revealed into the display: enter the card seen",
+    "square": "chooses which line's sea colonist enters the square (Aegyptus)",
     "over": "game over",
 }
 

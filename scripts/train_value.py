@@ -104,7 +104,7 @@ def generate(args) -> None:
 
 def load_data(paths: list[str]) -> dict[int, dict[str, np.ndarray]]:
     """Positions grouped by player count: x (positions, seats, features), winner, final VP, game id."""
-    out: dict[int, dict[str, list]] = {n: dict(x=[], winner=[], final=[], game=[], turn=[], board=[])
+    out: dict[int, dict[str, list]] = {n: dict(x=[], winner=[], final=[], game=[], turn=[], board=[], file=[])
                                        for n in value.PLAYER_COUNTS}
     for k, path in enumerate(paths):
         z = np.load(path)
@@ -122,6 +122,7 @@ def load_data(paths: list[str]) -> dict[int, dict[str, np.ndarray]]:
             d["game"].append(z["pos_game"][sel] * 16 + k)
             d["turn"].append(z["pos_turn"][sel])
             d["board"].append(z["pos_board"][sel])
+            d["file"].append(np.full(len(sel), k, np.int16))
     return {n: {k: np.concatenate(v) for k, v in d.items()} for n, d in out.items() if d["x"]}
 
 
@@ -231,6 +232,8 @@ def train(args) -> None:
                      args.vp_weight, args.vp_scale, args.lr, args.l2)
     for n, d in sorted(data.items()):
         tr, ho = split(d, False), split(d, True)
+        if args.evaluate_on is not None:
+            ho = {k: v[np.isin(ho["file"], args.evaluate_on)] for k, v in ho.items()}
         w = shared if shared is not None else fit([tr], args.hidden, args.epochs, args.seed + n, args.vp_weight,
                                                   args.vp_scale, args.lr, args.l2)
         sets[n] = w
@@ -293,6 +296,8 @@ def main() -> None:
     t.add_argument("--vp-scale", type=float, default=50.0)
     t.add_argument("--shared", action="store_true",
                    help="one network for every player count (more data per weight) instead of one per count")
+    t.add_argument("--evaluate-on", type=int, nargs="+", default=None, metavar="K",
+                   help="report held-out figures on the games of these --data files only (0-based)")
     t.add_argument("--report", default=None, help="write the full held-out report (with reliability tables) here")
     t.add_argument("--install", action="store_true", help="write the package's weights and metadata")
     args = ap.parse_args()

@@ -212,7 +212,8 @@ def test_square_colonist_is_frozen_and_gives_no_build_right():
     assert player(g, 0)["colonists"]["sea"] == ["GOLD", "FRANKINCENSE", "storehouse"]
 
 
-def test_one_colonist_per_player_per_square():
+def _two_lines_to_frankincense():
+    """P1's sea colonists end an Architect on two different lines to FRANKINCENSE."""
     pos = position()
     me = pos["players"][0]
     me["hand"].update({"Architect": 2})
@@ -223,8 +224,21 @@ def test_one_colonist_per_player_per_square():
     g.apply("move sea Berenice-Myos Hormos > Berenice-FRANKINCENSE")
     g.apply("move sea Leuke Kome-Myos Hormos > FRANKINCENSE-Leuke Kome")
     g.apply("done")
+    return g
+
+
+@pytest.mark.parametrize("line, stays", [("Berenice-FRANKINCENSE", "FRANKINCENSE-Leuke Kome"),
+                                         ("FRANKINCENSE-Leuke Kome", "Berenice-FRANKINCENSE")])
+def test_one_colonist_per_player_per_square(line, stays):
+    """Ruling E1: the player chooses which line's colonist enters the square; the other stays on its line."""
+    g = _two_lines_to_frankincense()
+    assert g.phase == "square" and g.decider == 0
+    assert legal_texts(g) == ["enter Berenice-FRANKINCENSE", "enter FRANKINCENSE-Leuke Kome"]
+    assert g.parse("enter Leuke Kome-FRANKINCENSE") == g.parse("enter FRANKINCENSE-Leuke Kome")
+    g.apply(f"enter {line}")
+    assert g.phase == "play" and g.decider == 1
     after = g.to_json()["players"][0]["colonists"]["sea"]
-    assert sorted(after) == ["FRANKINCENSE", "FRANKINCENSE-Leuke Kome", "storehouse"]
+    assert sorted(after) == sorted(["FRANKINCENSE", stays, "storehouse"])
     assert g.scores()[0]["Squares"] == 7 and g.scores()[1]["Squares"] == 7
     assert g.state.invariant_errors() == []
     # next Architect: the one left on the line can move on, or stays there
@@ -234,7 +248,25 @@ def test_one_colonist_per_player_per_square():
     g.apply("play Architect")
     assert [t for t in legal_texts(g) if t.startswith("move sea")]
     g.apply("done")
-    assert sorted(player(g, 0)["colonists"]["sea"]) == ["FRANKINCENSE", "FRANKINCENSE-Leuke Kome", "storehouse"]
+    assert sorted(player(g, 0)["colonists"]["sea"]) == sorted(["FRANKINCENSE", stays, "storehouse"])
+
+
+def test_two_colonists_on_one_line_to_a_square_ask_nothing():
+    """Both on the same line: either one entering is the same outcome, so the engine sends one (index order)."""
+    pos = position()
+    me = pos["players"][0]
+    me["colonists"]["sea"] = ["Berenice-FRANKINCENSE", "Berenice-FRANKINCENSE", "storehouse"]
+    g = Game.from_json(pos)
+    g.apply("play Architect")
+    g.apply("done")
+    assert g.phase == "play" and g.decider == 1
+    assert player(g, 0)["colonists"]["sea"] == ["FRANKINCENSE", "Berenice-FRANKINCENSE", "storehouse"]
+
+
+def test_square_choice_in_position_round_trip():
+    g = _two_lines_to_frankincense()
+    h = Game.from_json(g.to_json())
+    assert h.phase == "square" and legal_texts(h) == legal_texts(g)
 
 
 def test_forced_move_only_at_the_end_of_the_owners_architect():

@@ -107,12 +107,13 @@ def test_hint_errors(tmp_path):
     table = tmp_path / "table.json"
     cities = ",".join(f"{c}={g}" for c, g in Game.new("imperium", 3, seed=5).to_json()["cities"].items())
     run("new", table, "--players", 3, "--cities", cities, "--display", DISPLAY)
-    run("play", table, "play Senator", "buy Architect/I", "done")
+    # two cards bought: the last deck I card is revealed by itself, the next one (deck II) must be entered
+    run("play", table, "play Senator", "buy Architect/I", "buy Prefect/I paying brick")
     before = digest(table)
     one_line_error(run("hint", table, code=2), "chance decides", "reveal")
     assert digest(table) == before
     # after the card is entered, the search works on the real table (unknown stack order)
-    run("play", table, "reveal Smith/I")
+    run("play", table, "reveal Weaver/II")
     data = json.loads(run("hint", table, "--iterations", 300, "--json", "-q").stdout)
     assert data["seat"] == 1 and data["turns"]
 

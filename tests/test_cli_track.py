@@ -46,7 +46,7 @@ def test_simulated_game_flow(tmp_path):
 
     # moves
     assert run("moves", f).stdout.splitlines() == [ref.text(m) for m in ref.legal_moves()]
-    assert json.loads(run("moves", f, "--json").stdout)[0] == "play Tribune"
+    assert json.loads(run("moves", f, "--json").stdout)[0] == {"move": "play Tribune"}
 
     # a full turn (Architect: move, build, done), abbreviations accepted, canonical text recorded
     r = run("play", f, "pl arch", "move land Roma > Novaria-Roma", "build novaria", "done")
@@ -125,11 +125,10 @@ def test_real_table_flow(tmp_path):
     assert "1. Architect/I          tool" in screen
     assert "2. Prefect/I            wine + ?" in screen
 
-    # Ann buys one card with a Senator: the display is refilled by a card the user enters
+    # Ann buys one card with a Senator: the display is refilled by the last card of deck I, revealed by itself
     r = run("play", f, "play Senator", "buy Architect/I", "done")
-    assert "chance decides now" in r.stdout and "possible: reveal Smith/I" in r.stdout
-    r = run("play", f, "reveal Smith/I")
-    assert "Bob's turn" in r.stdout
+    assert "revealed: Smith/I (the only card left in deck I)" in r.stdout and "Bob's turn" in r.stdout
+    assert json.loads(f.read_text())["moves"][-1] == "reveal Smith/I"
     pos = json.loads(f.read_text())["current"]
     assert pos["display"] == ["Prefect/I", "Mercator/I", "Colonist/I", "Diplomat/I", "Mason/I", "Farmer/I", "Smith/I"]
     assert "I" not in pos["unseen"]
@@ -154,9 +153,12 @@ def test_real_table_every_refilled_card_is_entered(tmp_path):
     Regression: the core once asked only for the first card and took the second from the stack itself."""
     f = tmp_path / "table.json"
     run("new", f, "--players", 3, "--names", "Ann,Bob,Cid", "--cities", table_cities(), "--display", DISPLAY)
-    run("play", f, "play Senator", "buy Prefect/I paying brick", "buy Architect/I")   # two cards bought
-    r = run("play", f, "reveal Smith/I")
+    # two cards bought, in the other order than the display's (recorded in slot order); the forced reveal
+    # may still be typed
+    r = run("play", f, "play Senator", "buy Prefect/I paying brick", "buy Architect/I", "reveal Smith/I")
     assert "chance decides now" in r.stdout
+    assert json.loads(f.read_text())["moves"] == ["play Senator", "buy Architect/I", "buy Prefect/I paying brick",
+                                                  "reveal Smith/I"]
     r = run("moves", f)
     assert sorted(r.stdout.splitlines()) == [f"reveal {c}/II" for c in
                                              ("Architect", "Colonist", "Consul", "Mercator", "Prefect", "Vintner",
@@ -179,3 +181,25 @@ def test_new_notes_a_player_count_outside_the_boards_recommendation(tmp_path):
     assert "note: the rules recommend Imperium for 3 to 5 players" in r.output
     r = runner.invoke(main, ["new", str(tmp_path / "b.json"), "--map", "italia", "--players", "2", "--seed", "1"])
     assert r.exit_code == 0 and "note:" not in r.output
+
+
+def test_moves_shows_costs_and_steps_left(tmp_path):
+    """Builds: coins and goods; Senator: card cost + the slot's surcharge; Architect: steps and steps left."""
+    f = tmp_path / "g.json"
+    run("new", f, "--players", 3, "--seed", 3)
+    run("play", f, "play Senator")
+    lines = run("moves", f).stdout.splitlines()
+    assert lines[0] == "done"
+    assert lines[1] == "buy Architect/I              (tool)"
+    assert "buy Mason/I paying food      (2 food)" in lines
+    assert "buy Smith/I paying wine      (brick + tool + cloth + wine)" in lines
+    rows = json.loads(run("moves", f, "--json").stdout)
+    assert rows[1] == {"move": "buy Architect/I", "goods": {"tool": 1}}
+    g = tmp_path / "a.json"
+    run("new", g, "--players", 3, "--seed", 3)
+    run("play", g, "play Architect", "move land Roma > Aquileia-Roma")
+    lines = run("moves", g).stdout.splitlines()
+    assert lines[:3] == ["steps left: 1", "done", "build Aquileia                  (4 coins, brick + wine)"]
+    rows = json.loads(run("moves", g, "--json").stdout)
+    assert rows[1] == {"move": "build Aquileia", "coins": 4, "goods": {"brick": 1, "wine": 1}, "steps_left": 1}
+    assert rows[2]["steps"] == 1 and rows[2]["move"].startswith("move sea Roma >")

@@ -161,7 +161,7 @@ def test_random_playout_respects_max_steps():
 # ---------------------------------------------------------------- load() rejects garbage
 
 # keys load() fills with a default when they are missing
-OPTIONAL_KEYS = {"rng"}
+OPTIONAL_KEYS = {"rng", "arch_from", "pick_last"}   # the last two: positions from before them load
 OPTIONAL_PLAYER_KEYS = {"top", "inter_done", "inter_vp"}
 
 GARBAGE = [None, "x", 1.5, True, -1, 10**30, -(10**30), [], {}, [1, 2], {"a": 1}, b"\x00", 255, 127, -129]

@@ -7,7 +7,7 @@ import secrets
 
 import click
 
-from .. import compiled, core, history, render
+from .. import compiled, core, costs, history, render
 from ..content import BOARD_NAMES
 from ..game import Game, GameError
 from ..gamefile import FORMAT as GAME_FORMAT
@@ -158,17 +158,33 @@ def show(game_file, as_json):
 def moves(game_file, as_json):
     """List the legal moves now, in notation, one per line (nothing when the game is over).
 
+    Each line shows what the move costs: a house's coins and goods, a card's price with the display
+    surcharge, an Architect move's steps (and the steps left above the list), a trade's coins.
+
     \b
     Examples:
       concordia moves game.json
       concordia moves game.json --json
     """
     g, _ = load_any(game_file)
-    texts = [g.text(m) for m in g.legal_moves()]
+    pos = g.to_json()
+    rows = []
+    for m in g.legal_moves():
+        row = {"move": g.text(m), **costs.move_cost(g, pos, m)}
+        if costs.steps_left(pos) is not None:
+            row["steps_left"] = costs.steps_left(pos)
+        rows.append(row)
     if as_json:
-        _echo_json(texts)
-    elif texts:
-        click.echo("\n".join(texts))
+        _echo_json(rows)
+        return
+    if not rows:
+        return
+    if costs.steps_left(pos) is not None:
+        click.echo(f"steps left: {costs.steps_left(pos)}")
+    width = max(len(r["move"]) for r in rows)
+    for r in rows:
+        cost = costs.cost_text(r)
+        click.echo(f"{r['move']:<{width}}  ({cost})" if cost else r["move"])
 
 
 @main.command()
@@ -182,12 +198,14 @@ def moves(game_file, as_json):
               help="Search seed (with --suggested).")
 @click.option("--quiet", "-q", is_flag=True, help="No progress bar on stderr (with --suggested).")
 def play(game_file, move, suggested, seconds, iterations, jobs, seed, quiet):
-    """Apply one or more MOVEs in order, all or nothing.
+    """Apply one or more MOVEs, all or nothing.
 
     Quote each move that has spaces, or separate several moves in one argument with ';'.
-    Words may be shortened to any unique prefix ("pl arch"). A card turned up from the stack at a
-    real table is entered as `reveal CARD/DECK`. If a move is illegal, unknown or ambiguous, nothing
-    is recorded and the error names the legal moves.
+    Words may be shortened to any unique prefix ("pl arch"). The steps of a turn may come in any
+    order ("sell 3 wine" then "sell 1 tool", a build before the last move), also over several calls:
+    they are recorded in the engine's canonical order. A card turned up from the stack at a real
+    table is entered as `reveal CARD/DECK`; when only one card is possible it is revealed by itself.
+    If a move cannot be placed, nothing is recorded and the error says why.
 
     \b
     Examples:
@@ -211,12 +229,19 @@ def play(game_file, move, suggested, seconds, iterations, jobs, seed, quiet):
             applied = gf.apply(texts)
         except GameFileError as e:
             if len(move) > 1 and all(" " not in m for m in move) and texts[0].lower() in (
-                    "play", "copy", "colonist", "move", "build", "produce", "keep", "sell", "buy", "place", "reveal"):
+                    "play", "copy", "colonist", "move", "build", "produce", "keep", "sell", "buy", "place", "reveal",
+                    "enter"):
                 raise UserError(f"{e} (quote each move: concordia play {game_file} \"{' '.join(move[:2])}\")") from None
             raise
         gf.save()
-    for text in applied:
-        click.echo(f"played: {text}")
+    if gf.replaced:
+        click.echo(f"this turn's {gf.replaced} earlier step{'s' if gf.replaced > 1 else ''} and the new ones, "
+                   "recorded in the canonical order:")
+    for step in applied:
+        if step.note:
+            click.echo(f"revealed: {step.text.removeprefix('reveal ')} ({step.note})")
+        else:
+            click.echo(f"played: {step.text}")
     click.echo(render.next_line(gf.game, game_file))
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 import click
 
 from .. import render
+from ..gamefile import locked
 from .app import UserError
 from .budget import search_budget
 from .common import _load
@@ -28,10 +29,18 @@ def play_suggested(game_file: str, n: int, moves, seconds, iterations, jobs, see
         raise UserError(f"--suggested: {n} is not a candidate; the search found {len(result.turns)} whole "
                         f"turn{'s' if len(result.turns) != 1 else ''} (give 1 to {len(result.turns)})")
     turn = result.turns[n - 1]
-    applied = gf.apply(turn.texts)
-    gf.save()
+    # the search ran without the lock (it takes seconds); record only if nobody changed the game meanwhile
+    with locked(game_file):
+        current = _load(game_file)
+        if current.moves != gf.moves:
+            raise UserError(f"{game_file} changed during the search (another command recorded a move); "
+                            "ask again")
+        applied = current.apply(turn.texts)
+        current.save()
+    gf = current
     click.echo(f"suggested turn {n} for {player} (win {100 * turn.win:.1f} ± {100 * turn.win_se:.1f} %, "
                f"{turn.visits} visits; budget: {described})")
-    for text in applied:
-        click.echo(f"played: {text}")
+    for step in applied:
+        click.echo(f"revealed: {step.text.removeprefix('reveal ')} ({step.note})" if step.note
+                   else f"played: {step.text}")
     click.echo(render.next_line(gf.game, game_file))
