@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from . import entry
 from .errors import GameError, NotationError
 from .game import CHANCE, Game
 from .search import SearchConfig, SearchResult, TurnCandidate, search, turn_end_key, win_se
@@ -33,6 +34,12 @@ def parse_turn(game: Game, text: str) -> list[int]:
     seat, turn = game.decider, game.state.turns
     g = game.clone()
     g.state.set_chance(False, True)     # stop before any reveal: those are not the player's
+    try:
+        # steps typed in another order (builds, trades, colonist moves) become the engine's canonical order
+        _, steps = entry.place(g, parts, finish=False)
+        parts = [st.text for st in steps]
+    except (GameError, NotationError):
+        pass                            # the step-by-step pass below names the step that does not fit
     codes = []
     for i, part in enumerate(parts):
         if turn_over(g, seat, turn):

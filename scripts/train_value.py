@@ -228,13 +228,13 @@ def train(args) -> None:
     report, sets = {}, {}
     shared = None
     if args.shared:
-        shared = fit([split(d, False) for _, d in sorted(data.items())], args.hidden, args.epochs, args.seed,
-                     args.vp_weight, args.vp_scale, args.lr, args.l2)
+        shared = fit([split(d, False) for n, d in sorted(data.items()) if n in args.shared], args.hidden,
+                     args.epochs, args.seed, args.vp_weight, args.vp_scale, args.lr, args.l2)
     for n, d in sorted(data.items()):
         tr, ho = split(d, False), split(d, True)
         if args.evaluate_on is not None:
             ho = {k: v[np.isin(ho["file"], args.evaluate_on)] for k, v in ho.items()}
-        w = shared if shared is not None else fit([tr], args.hidden, args.epochs, args.seed + n, args.vp_weight,
+        w = shared if shared is not None and n in args.shared else fit([tr], args.hidden, args.epochs, args.seed + n, args.vp_weight,
                                                   args.vp_scale, args.lr, args.l2)
         sets[n] = w
         report[n] = dict(train_positions=int(len(tr["winner"])), train_games=int(len(np.unique(tr["game"]))),
@@ -294,13 +294,16 @@ def main() -> None:
     t.add_argument("--l2", type=float, default=1e-4)
     t.add_argument("--vp-weight", type=float, default=1.0)
     t.add_argument("--vp-scale", type=float, default=50.0)
-    t.add_argument("--shared", action="store_true",
-                   help="one network for every player count (more data per weight) instead of one per count")
+    t.add_argument("--shared", type=int, nargs="*", default=None, metavar="N",
+                   help="one network shared by these player counts (all with no N: more data per weight); the "
+                        "other counts get a network each")
     t.add_argument("--evaluate-on", type=int, nargs="+", default=None, metavar="K",
                    help="report held-out figures on the games of these --data files only (0-based)")
     t.add_argument("--report", default=None, help="write the full held-out report (with reliability tables) here")
     t.add_argument("--install", action="store_true", help="write the package's weights and metadata")
     args = ap.parse_args()
+    if getattr(args, "shared", None) == []:
+        args.shared = list(value.PLAYER_COUNTS)
     {"generate": generate, "train": train}[args.cmd](args)
 
 
