@@ -28,7 +28,7 @@ from .game import CHANCE, Game
 from .gamefile import GameFile, GameFileError
 from .notation import NotationError
 from .position import PositionError
-from .search import Candidate, SearchConfig, SearchResult, search
+from .search import Candidate, SearchConfig, SearchConfigError, SearchResult, search
 
 DEFAULT_ITERATIONS = 5000
 DEFAULT_LINES = 10
@@ -230,9 +230,9 @@ def _config_from_query(q: dict) -> SearchConfig:
         iterations = DEFAULT_ITERATIONS
     try:
         return SearchConfig(iterations=iterations, seconds=seconds, **opts)
-    except ConcordiaError as e:
-        key = next((k for k in opts if str(e).startswith(f"search config: {k} ")), None)
-        raise QueryError(str(e), f"config.{key}" if key else "config") from None
+    except SearchConfigError as e:
+        raise QueryError(str(e), e.field if e.field in ("iterations", "seconds", "seed") else f"config.{e.field}") \
+            from None
 
 
 def answer(q: dict, game: Game, result: SearchResult, lines: int, during: bool) -> dict:

@@ -11,12 +11,20 @@ from __future__ import annotations
 
 from dataclasses import asdict, dataclass, field, fields
 
-from . import core
+from . import core, limits
 from .errors import GameError
 
 REWARDS = ("win", "rank", "margin", "mix")
 ROLLOUTS = ("random", "greedy")
 FINALS = ("visits", "mean")
+
+
+class SearchConfigError(GameError):
+    """A bad search knob; `field` names it (for analyze's error answers and CLI messages)."""
+
+    def __init__(self, field: str, message: str):
+        super().__init__(f"search config: {message}")
+        self.field = field
 
 
 @dataclass(frozen=True)
@@ -40,32 +48,53 @@ class SearchConfig:
     seed: int = 0
 
     def __post_init__(self):
+        for f in fields(self):     # types first: a bool is not a number, a float field takes an int
+            value, want = getattr(self, f.name), _TYPES[f.name]
+            if want is float and isinstance(value, int) and not isinstance(value, bool):
+                object.__setattr__(self, f.name, float(value))
+            elif not isinstance(value, want) or (want is not bool and isinstance(value, bool)):
+                raise SearchConfigError(f.name, f"{f.name}: {value!r} is not {_TYPE_WORDS[want]}")
+        for name, bound in _BOUNDS.items():
+            value = getattr(self, name)
+            if not (value == 0 and name in ("iterations", "seconds")):   # 0: no budget of that kind
+                try:
+                    bound.check(value, name)
+                except limits.LimitError as e:
+                    raise SearchConfigError(name, str(e)) from None
         checks = [
-            (self.iterations >= 0, "iterations must be >= 0"),
-            (self.seconds >= 0, "seconds must be >= 0"),
-            (self.iterations > 0 or self.seconds > 0, "give a budget: iterations > 0 or seconds > 0"),
-            (self.c >= 0, "c must be >= 0"),
-            (self.final in FINALS, f"final must be one of {', '.join(FINALS)}"),
-            (self.reward in REWARDS, f"reward must be one of {', '.join(REWARDS)}"),
-            (0 <= self.mix <= 1, "mix must be in 0..1"),
-            (self.margin_scale > 0, "margin_scale must be > 0"),
-            (self.rollout in ROLLOUTS, f"rollout must be one of {', '.join(ROLLOUTS)}"),
-            (0 <= self.epsilon <= 1, "epsilon must be in 0..1"),
-            (self.rollout_turns >= 0, "rollout_turns must be >= 0"),
-            (0 <= self.fpu <= 1, "fpu must be in 0..1"),
-            (self.pw_k >= 0 and 0 < self.pw_alpha <= 1, "pw_k must be >= 0 and pw_alpha in (0, 1]"),
-            (self.jobs >= 1, "jobs must be >= 1"),
-            (0 <= self.seed < 2 ** 63, "seed must be in 0..2^63-1"),
+            (self.iterations > 0 or self.seconds > 0, "iterations", "give a budget: iterations > 0 or seconds > 0"),
+            (self.final in FINALS, "final", f"final must be one of {', '.join(FINALS)}"),
+            (self.reward in REWARDS, "reward", f"reward must be one of {', '.join(REWARDS)}"),
+            (self.margin_scale > 0, "margin_scale", "margin_scale must be > 0"),
+            (self.rollout in ROLLOUTS, "rollout", f"rollout must be one of {', '.join(ROLLOUTS)}"),
+            (self.pw_alpha > 0, "pw_alpha", "pw_alpha must be in (0, 1]"),
         ]
-        for ok, message in checks:
+        for ok, name, message in checks:
             if not ok:
-                raise GameError(f"search config: {message}")
+                raise SearchConfigError(name, message)
 
     def core_dict(self, seed: int | None = None) -> dict:
         d = {f.name: getattr(self, f.name) for f in fields(self) if f.name != "jobs"}
         if seed is not None:
             d["seed"] = seed
         return d
+
+
+_TYPES = {"iterations": int, "seconds": float, "c": float, "final": str, "reward": str, "mix": float,
+          "margin_scale": float, "rollout": str, "epsilon": float, "rollout_turns": int, "fpu": float,
+          "prior": bool, "pw_k": float, "pw_alpha": float, "jobs": int, "seed": int}
+_TYPE_WORDS = {int: "an integer", float: "a number", str: "a string", bool: "true or false"}
+_BOUNDS = {
+    "iterations": limits.ITERATIONS, "seconds": limits.SECONDS, "rollout_turns": limits.ROLLOUT_TURNS,
+    "jobs": limits.SEARCH_JOBS, "seed": limits.SEED,
+    "c": limits.Bound("the exploration constant", 0, 100, integer=False),
+    "mix": limits.Bound("a weight", 0, 1, integer=False),
+    "margin_scale": limits.Bound("a VP margin scale", 0, 1000, integer=False),
+    "epsilon": limits.Bound("a probability", 0, 1, integer=False),
+    "fpu": limits.Bound("first-play urgency", 0, 1, integer=False),
+    "pw_k": limits.Bound("the widening factor", 0, 1e6, integer=False),
+    "pw_alpha": limits.Bound("the widening exponent", 0, 1, integer=False),
+}
 
 
 @dataclass
