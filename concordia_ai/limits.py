@@ -46,21 +46,21 @@ class Bound:
         Accepts ints, floats with an integral value for integer bounds, and strings of either (for
         spec strings); refuses booleans, NaN, infinity and anything else."""
         label = f"{field}: " if field else ""
-        shown = _shown(value)
+        text = shown(value)
         number = _number(value)
         if number is None:
-            raise LimitError(f"{label}{shown} is not a number; give {self.valid}", field)
+            raise LimitError(f"{label}{text} is not a number; give {self.valid}", field)
         if isinstance(number, float) and not math.isfinite(number):
-            raise LimitError(f"{label}{shown} is not a finite number; give {self.valid}", field)
+            raise LimitError(f"{label}{text} is not a finite number; give {self.valid}", field)
         if self.integer:
             if isinstance(number, float):
                 if not number.is_integer():
-                    raise LimitError(f"{label}{shown} is not an integer; give {self.valid}", field)
+                    raise LimitError(f"{label}{text} is not an integer; give {self.valid}", field)
                 number = int(number)
         else:
             number = float(number)
         if not self.low <= number <= self.high:
-            raise LimitError(f"{label}{shown} is out of range for {self.what}; give {self.valid}", field)
+            raise LimitError(f"{label}{text} is out of range for {self.what}; give {self.valid}", field)
         return number
 
 
@@ -85,7 +85,7 @@ def _number(value):
     return None
 
 
-def _shown(value) -> str:
+def shown(value) -> str:
     """The value for a message: short, never a 5,000-digit echo."""
     if isinstance(value, int) and not isinstance(value, bool) and abs(value) >= 10 ** 24:
         return f"a {len(str(abs(value)))}-digit number"

@@ -125,7 +125,7 @@ CASES = [
     (["moves", "{d}/movesobj.json"], "$.moves"),
     (["moves", "{d}/illegal.json"], "$.moves[1] 'play Senator'"),
     (["score", "{d}/mismatch.json"], "$.current.players[1].coins"),
-    (["score", "{d}/binary.json"], "cannot read"),
+    (["score", "{d}/binary.json"], "is not UTF-8 text (bad byte at offset 0)"),
     (["show", "{d}/folder.json"], "is a folder"),
     (["show", "{d}/game.json", "--colour"], "No such option"),
     (["hnit", "{d}/game.json"], "No such command"),

@@ -5,10 +5,10 @@ import sys
 
 import click
 
-from .. import render
+from .. import limits, render
 from ..game import CHANCE, GameError
 from .app import UserError, main
-from .common import GAME_FILE, _echo_json, _load
+from .common import GAME_FILE, Bounded, _echo_json, _load
 
 class _Ticker:
     """Runs a function in a thread (the core's search releases the GIL) while a tqdm bar on stderr
@@ -58,16 +58,16 @@ def _hint_slices(iterations: int) -> int:
 
 @main.command()
 @GAME_FILE
-@click.option("--time", "seconds", type=float, default=None, metavar="SECONDS",
+@click.option("--time", "seconds", type=Bounded(limits.SECONDS), default=None, metavar="SECONDS",
               help="Search budget in seconds (CPU seconds of each search process).")
-@click.option("--iterations", type=int, default=None, metavar="N",
+@click.option("--iterations", type=Bounded(limits.ITERATIONS), default=None, metavar="N",
               help="Search budget in iterations (default 5000, or the --bot spec's budget).")
-@click.option("--top", type=click.IntRange(1), default=5, show_default=True, metavar="K", help="Moves to show.")
-@click.option("--jobs", type=click.IntRange(1), default=None, metavar="J",
+@click.option("--top", type=Bounded(limits.TOP_K), default=5, show_default=True, metavar="K", help="Moves to show.")
+@click.option("--jobs", type=Bounded(limits.SEARCH_JOBS), default=None, metavar="J",
               help="Root parallelism: J independent searches in processes, merged (default 1).")
 @click.option("--bot", "spec", default=None, metavar="SPEC",
               help="A searching bot spec: 'ismcts:c=0.5,rollout=greedy' or 'flatmc:iterations=3000' or a .toml file.")
-@click.option("--seed", type=click.IntRange(0, 2 ** 63 - 1), default=0, show_default=True, help="Search seed.")
+@click.option("--seed", type=Bounded(limits.SEED), default=0, show_default=True, help="Search seed.")
 @click.option("--json", "as_json", is_flag=True, help="Print the analysis as JSON.")
 @click.option("--quiet", "-q", is_flag=True, help="No progress bar on stderr.")
 def hint(game_file, seconds, iterations, top, jobs, spec, seed, as_json, quiet):

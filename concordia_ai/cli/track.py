@@ -12,7 +12,8 @@ from ..content import BOARD_NAMES
 from ..game import Game, GameError
 from ..gamefile import GameFile, GameFileError
 from .app import UserError, main
-from .common import GAME_FILE, _board_name, _echo_json, _load, _parse_cities, _parse_names, _split_list
+from .common import (GAME_FILE, _board_name, _echo_json, _load, _parse_cities, _parse_names, _resolve_item,
+                     _split_list)
 
 @main.command()
 @GAME_FILE
@@ -57,7 +58,8 @@ def new(game_file, board, players, seed, names, cities, display, wine_variant, i
                 raise UserError("--seed is for a simulated game; a real table (--cities/--display) has no seed")
             b = compiled.board(board)
             city_goods = _parse_cities(cities, b, compiled.rules().goods)
-            cards = _split_list([display], "--display")
+            market = [m.label for m in compiled.rules().market]
+            cards = [_resolve_item(c, market, "market card", "--display") for c in _split_list([display], "--display")]
             game = Game.from_table(board, players, city_goods, cards, name_list, wine_variant, intermediate_scoring)
             late = [c for c in game.to_json()["display"] if not c.endswith("/I")]
             if late:
