@@ -4,8 +4,8 @@
     >>> result = search(game, SearchConfig(iterations=5000, seed=1))
     >>> result.best.text, result.best.win, result.best.pv
 
-Root parallelism: with `jobs > 1`, independent searches with different seeds run in worker processes
-(joblib) and their root statistics are merged (visits summed, means weighted by visits).
+Root parallelism: with `jobs > 1`, independent searches with different seeds run in threads (the
+core releases the GIL) and their root statistics are merged (visits summed, means weighted by visits).
 """
 from __future__ import annotations
 
@@ -129,22 +129,22 @@ class SearchResult:
         return d
 
 
-def _run(state: core.CoreState, config: dict) -> dict:
-    return core.search(state, config)
+def search(game, config: SearchConfig | None = None, stop: "core.StopToken | None" = None) -> SearchResult:
+    """ISMCTS for whoever decides now in `game`; the game itself is not changed.
 
-
-def search(game, config: SearchConfig | None = None) -> SearchResult:
-    """ISMCTS for whoever decides now in `game`; the game itself is not changed."""
+    With jobs > 1, that many independent searches run in threads (the core releases the GIL and
+    counts each thread's own CPU time against `seconds`) and are merged at the root. `stop`
+    (a core.StopToken) lets another thread end the search early; the statistics so far are returned."""
     config = config or SearchConfig()
     if game.decider is None or game.decider < 0:
         raise GameError("no player decides now (the game is over, or a card must be revealed)")
     if config.jobs == 1:
-        raws = [_run(game.state, config.core_dict())]
+        raws = [core.search(game.state, config.core_dict(), stop)]
     else:
-        from joblib import Parallel, delayed
+        from concurrent.futures import ThreadPoolExecutor
         seeds = [config.seed * 1000003 + j for j in range(config.jobs)]
-        raws = Parallel(n_jobs=config.jobs)(
-            delayed(_run)(game.state.copy(), config.core_dict(s)) for s in seeds)
+        with ThreadPoolExecutor(max_workers=config.jobs, thread_name_prefix="search") as pool:
+            raws = list(pool.map(lambda s: core.search(game.state.copy(), config.core_dict(s), stop), seeds))
     return _merge(game, raws, config)
 
 

@@ -158,7 +158,6 @@ def test_same_seed_same_result_other_seed_differs():
 
 
 def test_jobs_two_merges_root_statistics():
-    pytest.importorskip("joblib", reason="joblib is a declared dependency (pyproject); install it")
     g = Game.new("imperium", 2, seed=5)
     r = search(g, SearchConfig(iterations=800, seed=3, jobs=2))
     assert r.iterations == 1600
@@ -168,9 +167,9 @@ def test_jobs_two_merges_root_statistics():
         assert c.move in g.legal_moves()
     assert r.candidates == sorted(r.candidates, key=lambda c: (c.visits, c.mean), reverse=True)
     # each job is an independent search with its own seed: the merge is their sum
-    from concordia_ai.search import _run
+    from concordia_ai import core
     cfg = SearchConfig(iterations=800, seed=3)
-    singles = [_run(g.state.copy(), cfg.core_dict(3 * 1000003 + j)) for j in range(2)]
+    singles = [core.search(g.state.copy(), cfg.core_dict(3 * 1000003 + j)) for j in range(2)]
     for c in r.candidates:
         assert c.visits == sum(ch["visits"] for s in singles for ch in s["children"] if ch["action"] == c.move)
 

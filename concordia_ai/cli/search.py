@@ -161,19 +161,27 @@ def hint(game_file, seconds, iterations, top, jobs, spec, seed, as_json, quiet):
 
 
 @main.command()
-def analyze():
+@click.option("--root", default=None, metavar="DIR",
+              help="Read `file` queries only inside DIR (relative paths start there; symlinks are resolved and "
+                   "a path that leads outside is refused). Default: any file you can read.")
+def analyze(root):
     """A JSON-lines analysis engine on stdin/stdout (in the style of KataGo's analysis engine).
 
     Each input line is a query; each answer is one line. Queries: id, position (object) or file
     (a game file or position file), optional moves (applied first), iterations or seconds,
-    lines (top K), config (search knobs), seed, reportEvery (seconds between partial reports).
-    Errors are answered as {"id", "error", "field"} and the engine keeps serving. See docs/analyze.md.
+    lines (top K), config (search knobs), seed, reportEvery (seconds between partial reports, at
+    least 0.05). {"id": X, "action": "terminate"} stops query X (its answer says "terminated");
+    {"id": T, "action": "terminate_all"} stops every query. Errors are answered as
+    {"id", "error", "field"} and the engine keeps serving. See docs/analyze.md.
 
     \b
     Examples:
       echo '{"id": "a", "file": "game.json", "iterations": 2000, "lines": 3}' | concordia analyze
-      concordia analyze < queries.jsonl > answers.jsonl
+      concordia analyze --root games/ < queries.jsonl > answers.jsonl
     """
-    from .. import analyze as engine
-    return engine.serve(sys.stdin, sys.stdout)
+    import os
 
+    from .. import analyze as engine
+    if root is not None and not os.path.isdir(root):
+        raise UserError(f"--root: {root} is not a folder; give the folder that `file` queries may read")
+    return engine.serve(sys.stdin, sys.stdout, root=root)
