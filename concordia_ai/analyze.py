@@ -253,7 +253,7 @@ def _config_from_query(q: dict) -> SearchConfig:
     try:
         return SearchConfig(**opts)
     except SearchConfigError as e:
-        top = e.field in ("iterations", "seconds", "seed")
+        top = e.field in ("iterations", "seconds") or (e.field == "seed" and "seed" in q)
         raise QueryError(str(e), e.field if top else f"config.{e.field}") from None
 
 
