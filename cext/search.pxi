@@ -445,7 +445,7 @@ cdef class StopToken:
         return bool(cc_load_flag(&self.flag))
 
 
-cdef object _number(dict d, str key, default, double lo, double hi, bint integer):
+cdef object _number(dict d, str key, default, lo, hi, bint integer):
     """d[key] checked here as well as in SearchConfig (defence in depth): a NaN budget would never
     end the loop and a value past int32 would wrap."""
     v = d.get(key, default)
@@ -453,8 +453,8 @@ cdef object _number(dict d, str key, default, double lo, double hi, bint integer
         raise ValueError(f"{key}: {v!r} is not a number")
     if integer and not isinstance(v, int):
         raise ValueError(f"{key}: {v!r} is not an integer")
-    if not isfinite(<double>v) or not lo <= v <= hi:
-        span = f"{int(lo)}..{int(hi)}" if integer else f"{lo:g}..{hi:g}"
+    if (not isinstance(v, int) and not isfinite(<double>v)) or not lo <= v <= hi:
+        span = f"{lo}..{hi}" if integer else f"{lo:g}..{hi:g}"
         raise ValueError(f"{key}: {v!r} is not in {span}")
     return v
 
@@ -474,7 +474,7 @@ cdef void fill_config(SearchConfig* cfg, dict d) except *:
     cfg.use_prior = 1 if d.get("prior", False) else 0
     cfg.pw_k = _number(d, "pw_k", 0.0, 0, 1e6, False)
     cfg.pw_alpha = _number(d, "pw_alpha", 0.5, 0, 1, False)
-    cfg.seed = <uint64_t>(int(_number(d, "seed", 0, 0, 18446744073709551615.0, True)) & 0xFFFFFFFFFFFFFFFF)
+    cfg.seed = <uint64_t>(int(_number(d, "seed", 0, 0, 18446744073709551615, True)) & 0xFFFFFFFFFFFFFFFF)
 
 
 def search(CoreState root not None, dict config not None, StopToken stop=None):
