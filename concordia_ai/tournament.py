@@ -425,8 +425,8 @@ def run(config: dict | TournamentConfig, out: str, jobs: int = 1, resume: bool =
         raise TournamentError(f"--backend: {backend!r}; valid: loky, dask")
     if isinstance(jobs, bool) or not isinstance(jobs, int) or not 1 <= jobs <= limits.TOURNAMENT_JOBS.high:
         raise TournamentError(f"--jobs: {limits.shown(jobs)} must be {limits.TOURNAMENT_JOBS.valid}")
-    if not isinstance(out, str) or not out:
-        raise TournamentError("--out: give a folder for the tournament log")
+    if not isinstance(out, str) or not out or "\0" in out:
+        raise TournamentError("--out: give a folder for the tournament log (a path without NUL characters)")
     try:
         config, records = prepare(config, out, resume)
     except OSError as e:     # e.g. --out /proc/self: a folder nobody may write into

@@ -307,3 +307,12 @@ def test_internal_error_is_one_line(files, monkeypatch):
     monkeypatch.setattr(render, "show", lambda *a, **k: 1 / 0)
     result = CliRunner().invoke(main, ["show", str(files / "game.json")])
     assert result.exit_code == 1 and result.stderr.count("\n") == 1 and "internal error" in result.stderr
+
+
+def test_python_digit_limit_is_a_refusal_wherever_it_is_hit(files, monkeypatch):
+    """Defence in depth: the readers cap integers at 40 digits, and should an int() of thousands of
+    digits still be reached, the error path turns Python's ValueError into a refusal (exit 2)."""
+    import concordia_ai.render as render
+    monkeypatch.setattr(render, "show", lambda *a, **k: int("9" * 5000))
+    result = CliRunner().invoke(main, ["show", str(files / "game.json")])
+    assert result.exit_code == 2 and result.stderr.count("\n") == 1 and "thousands of digits" in result.stderr

@@ -7,12 +7,12 @@ import secrets
 
 import click
 
-from .. import compiled, core, render
+from .. import compiled, core, limits, render
 from ..content import BOARD_NAMES
 from ..game import Game, GameError
 from ..gamefile import GameFile, GameFileError
 from .app import UserError, main
-from .common import (GAME_FILE, _board_name, _echo_json, _load, _parse_cities, _parse_names, _resolve_item,
+from .common import (GAME_FILE, Bounded, _board_name, _echo_json, _load, _parse_cities, _parse_names, _resolve_item,
                      _split_list)
 
 @main.command()
@@ -21,7 +21,7 @@ from .common import (GAME_FILE, _board_name, _echo_json, _load, _parse_cities, _
               help=f"The board: {', '.join(BOARD_NAMES)}.")
 @click.option("--players", type=click.IntRange(2, core.MAX_PLAYERS), default=None,
               help="Number of players, 2 to 5 (default: the number of --names, else 4).")
-@click.option("--seed", type=click.IntRange(0, 2 ** 63 - 1), default=None,
+@click.option("--seed", type=Bounded(limits.SEED), default=None,
               help="Seed of a simulated game (same seed, same game); default: a random seed, printed.")
 @click.option("--names", metavar="A,B,..", help="Player names in seat order, first player first (default P1..PN).")
 @click.option("--cities", multiple=True, metavar="CITY=GOOD,..",
@@ -159,7 +159,7 @@ def play(game_file, move):
 
 @main.command()
 @GAME_FILE
-@click.option("--steps", type=int, default=1, show_default=True, metavar="K",
+@click.option("--steps", type=Bounded(limits.UNDO_STEPS), default=1, show_default=True, metavar="K",
               help="How many moves (sub-decisions, reveals included) to take back.")
 def undo(game_file, steps):
     """Take back the last K moves (replayed from the start; the file keeps the rest).
