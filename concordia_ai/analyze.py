@@ -20,7 +20,6 @@ import json
 import math
 import sys
 import threading
-import time
 from dataclasses import fields, replace
 
 from . import core, limits, userfiles
@@ -74,12 +73,11 @@ def sliced_search(game: Game, config: SearchConfig, slices: int = 1, slice_secon
     caps the total); otherwise the budget is split into `slices` equal parts. `stop` (a
     core.StopToken) ends the search early from another thread: the slices so far are merged."""
     results: list[SearchResult] = []
-    t0 = time.perf_counter()
     i = 0
     while True:
         seed = config.seed if i == 0 else (config.seed * 1000003 + 7919 * i) % 2 ** 63
         done_it = sum(r.iterations for r in results)
-        elapsed = time.perf_counter() - t0
+        elapsed = sum(r.seconds for r in results)    # CPU seconds, as the budget counts them
         if slice_seconds:
             left_it = config.iterations - done_it if config.iterations else 0
             left_s = config.seconds - elapsed if config.seconds else 0.0
@@ -95,7 +93,7 @@ def sliced_search(game: Game, config: SearchConfig, slices: int = 1, slice_secon
         results.append(search(game, cfg, stop))
         i += 1
         done_it = sum(r.iterations for r in results)
-        elapsed = time.perf_counter() - t0
+        elapsed = sum(r.seconds for r in results)
         if slice_seconds:
             last = ((config.iterations and done_it >= config.iterations) or
                     (config.seconds and elapsed >= config.seconds - 1e-3))
