@@ -4,9 +4,10 @@ The engine runs in a subprocess; every read has a generous timeout that only gua
 (no test asserts how long anything takes)."""
 import json
 import os
-import select
+import queue
 import subprocess
 import sys
+import threading
 
 import pytest
 
@@ -22,6 +23,14 @@ class Engine:
         self.p = subprocess.Popen([sys.executable, "-c", "from concordia_ai.cli import main; main()", "analyze",
                                    *args], cwd=cwd, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                                   stderr=subprocess.PIPE)
+        # a reader thread: select() on a buffered pipe misses lines already in Python's buffer
+        self.lines = queue.Queue()
+        threading.Thread(target=self._pump, daemon=True).start()
+
+    def _pump(self):
+        for line in iter(self.p.stdout.readline, b""):
+            self.lines.put(line)
+        self.lines.put(b"")          # end of output
 
     def send(self, line):
         data = line if isinstance(line, bytes) else (line if isinstance(line, str) else json.dumps(line)).encode()
@@ -29,9 +38,10 @@ class Engine:
         self.p.stdin.flush()
 
     def recv(self) -> dict:
-        ready, _, _ = select.select([self.p.stdout], [], [], HANG_GUARD)
-        assert ready, "the engine did not answer (hang)"
-        line = self.p.stdout.readline()
+        try:
+            line = self.lines.get(timeout=HANG_GUARD)
+        except queue.Empty:
+            raise AssertionError("the engine did not answer (hang)") from None
         assert line, f"the engine ended: {self.p.stderr.read().decode()}"
         return json.loads(line)
 
@@ -183,3 +193,26 @@ def test_a_stop_token_ends_the_core_search():
     token.reset()
     r = core.search(core.CoreState.new(0, 2, 1), {"iterations": 64}, token)
     assert r["stopped"] is False and r["iterations"] == 64
+
+
+def test_errors_name_the_field_of_the_query():
+    """Issue 11, class 9: the field is the one that is wrong, at its own path."""
+    from concordia_ai.analyze import handle
+    pos = Game.new("imperium", 2, seed=3).to_json()
+    big_turn = json.loads(json.dumps(pos))
+    big_turn["turn"]["number"] = 2 ** 31
+    cases = [({"position": big_turn}, "position.turn.number"),
+             ({"position": pos, "seconds": float("nan")}, "seconds"),
+             ({"position": pos, "seed": 2 ** 70}, "seed"),
+             ({"position": pos, "config": {"seed": 2 ** 70}}, "config.seed"),
+             ({"position": pos, "config": {"mix": float("inf")}}, "config.mix"),
+             ({"position": pos, "config": {"jobs": 0}}, "config.jobs")]
+    for query, field in cases:
+        replies = []
+        handle(json.dumps({"id": "x", **query}), replies.append)
+        assert replies[0]["field"] == field, (query, replies)
+    upper = json.loads(json.dumps(pos))
+    upper["provinces"] = {k.upper(): v for k, v in pos["provinces"].items()}
+    replies = []
+    handle(json.dumps({"id": "u", "position": upper, "iterations": 20}), replies.append)
+    assert "candidates" in replies[0], replies
