@@ -316,3 +316,27 @@ def test_python_digit_limit_is_a_refusal_wherever_it_is_hit(files, monkeypatch):
     monkeypatch.setattr(render, "show", lambda *a, **k: int("9" * 5000))
     result = CliRunner().invoke(main, ["show", str(files / "game.json")])
     assert result.exit_code == 2 and result.stderr.count("\n") == 1 and "thousands of digits" in result.stderr
+
+
+def test_tls_options_reach_dask_security(files, monkeypatch):
+    """--tls-* become distributed.security.Security with encryption required, passed to the Client."""
+    pytest.importorskip("distributed")
+    import dask.distributed
+    seen = {}
+
+    def client(address, timeout=None, security=None):
+        seen.update(address=address, security=security)
+        raise OSError("refused (test)")
+
+    monkeypatch.setattr(dask.distributed, "Client", client)
+    for name in ("ca.pem", "cert.pem", "key.pem"):
+        (files / name).write_text("-----BEGIN TEST-----\n")
+    result = CliRunner().invoke(main, ["tournament", "--bot", "a=random", "--bot", "b=random", "--backend", "dask",
+                                       "--scheduler", "tls://127.0.0.1:8786", "--tls-ca-file", str(files / "ca.pem"),
+                                       "--tls-cert", str(files / "cert.pem"), "--tls-key", str(files / "key.pem"),
+                                       "--out", str(files / "t"), "-q"])
+    assert result.exit_code == 2 and "--scheduler: cannot connect to tls://127.0.0.1:8786" in result.stderr
+    sec = seen["security"]
+    assert seen["address"] == "tls://127.0.0.1:8786" and sec.require_encryption is True
+    assert (sec.tls_ca_file, sec.tls_client_cert, sec.tls_client_key) == tuple(
+        str(files / n) for n in ("ca.pem", "cert.pem", "key.pem"))
