@@ -114,6 +114,6 @@ UNDO_STEPS = Bound("moves to undo", 1, 1_000_000)
 # reading user files (see userfiles.py)
 JSON_DEPTH = 64                        # a game file nests 6 deep; 100,000 deep would exhaust the stack
 INT_DIGITS = 40                        # 2^64 has 20 digits; Python refuses to parse past 4,300
-FILE_BYTES = 64 * 2 ** 20              # a game file, a list, a .toml: a few kB in practice
+FILE_BYTES = 8 * 2 ** 20               # a game file, a list, a .toml: a long game file is ~100 kB
 LOG_BYTES = 4 * 2 ** 30                # a tournament log: about 5 kB per game
-QUERY_BYTES = 64 * 2 ** 20             # one line of `concordia analyze` (an inline position is ~10 kB)
+QUERY_BYTES = 8 * 2 ** 20              # one line of `concordia analyze` (an inline position is ~10 kB)

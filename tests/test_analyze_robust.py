@@ -81,6 +81,7 @@ BAD_LINES = [
     ("42", None, None, "must be a JSON object"),
     (b"\xff\xfe\x00junk", None, None, "not UTF-8"),
     ("{not json", None, None, "could not parse the query as JSON"),
+    (b'{"id":19,"pad":"' + b"a" * (9 * 2 ** 20) + b'"}', None, None, "longer than 8,388,608 bytes"),
     ('{"id":17,"action":"fly"}', 17, "action", "valid: query_version, terminate, terminate_all"),
     ('{"id":18,"action":"terminate","terminateId":[1]}', 18, "terminateId", "the id of a query"),
 ]
