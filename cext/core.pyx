@@ -1442,6 +1442,7 @@ def register_board(int board_id, dict d):
     if d["n_cities"] > 64 or d["n_cities"] > MAX_CITIES or len(d["routes"]) > MAX_ROUTES \
             or d["n_provinces"] > MAX_PROV:
         raise ValueError("board too large for the core")
+    _check_board_indices(d)
     b = &g_boards[board_id]
     memset(b, 0, sizeof(Board))
     b.n_cities = d["n_cities"]
@@ -1512,6 +1513,45 @@ def register_board(int board_id, dict d):
     b.frank_coins = d.get("frank_coins", 0)
     b.square_vp = d.get("square_vp", 0)
     g_board_ready[board_id] = 1
+
+
+def _check_board_indices(dict d):
+    """Every index of a board within the arrays it will be written to (a bad board is refused, never
+    written past an array): cities, provinces, routes, the Nile order and the special squares."""
+    nc, npv = d["n_cities"], d["n_provinces"]
+    if not 1 <= nc <= MAX_CITIES or not 1 <= npv <= MAX_PROV:
+        raise ValueError(f"board: {nc} cities and {npv} provinces; at most {MAX_CITIES} and {MAX_PROV}")
+
+    def index(v, lo, hi, what):
+        if isinstance(v, bool) or not isinstance(v, int) or not lo <= v <= hi:
+            raise ValueError(f"board: {what} {v!r} is not in {lo}..{hi}")
+
+    index(d["start_city"], 0, nc - 1, "start_city")
+    for key, lo, hi in (("city_province", -1, npv - 1), ("city_letter", -1, 3), ("city_special", 0, 1)):
+        vals = d[key]
+        if len(vals) < nc:
+            raise ValueError(f"board: {key} lists {len(vals)} of {nc} cities")
+        for c in range(nc):
+            index(vals[c], lo, hi, f"{key}[{c}]")
+    for r, route in enumerate(d["routes"]):
+        if len(route) != 4:
+            raise ValueError(f"board: routes[{r}] is not (a, b, sea, cap)")
+        index(route[0], 0, nc - 1, f"routes[{r}] end")
+        index(route[1], 0, nc - 1, f"routes[{r}] end")
+        index(route[2], 0, 1, f"routes[{r}] sea")
+        index(route[3], 0, 127, f"routes[{r}] capacity")
+    nile = d.get("nile", [])
+    if len(nile) > 8:
+        raise ValueError(f"board: the Nile order lists {len(nile)} provinces; at most 8")
+    for i, pv in enumerate(nile):
+        index(pv, 0, npv - 1, f"nile[{i}]")
+    for pv in d.get("frank_provinces", []):
+        index(pv, 0, min(npv, 32) - 1, "frank_provinces entry")
+    index(d.get("variable_province", -1), -1, npv - 1, "variable_province")
+    for key in ("frank_square", "gold_square"):
+        index(d.get(key, -1), -1, nc - 1, key)
+    for key in ("cash_extra", "frank_coins", "square_vp"):
+        index(d.get(key, 0), 0, 127, key)
 
 
 cdef bint _routes_touch(const Board* b, int r, int q):

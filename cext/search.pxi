@@ -8,7 +8,25 @@
 # shuffle of each deck, so re-sampling is built in and the true order can never leak). Children whose
 # legality depends on the sample use availability counts in UCB ("subset-armed bandit").
 from libc.stdlib cimport malloc, realloc, free
-from libc.math cimport sqrt, log, exp, pow
+from libc.math cimport sqrt, log, exp, pow, isfinite
+
+cdef extern from *:
+    """
+    #include <time.h>
+    /* CPU seconds of the calling thread: a search's budget stays its own when several searches run
+       in threads of one process (clock() would count all of them). */
+    static double cc_thread_seconds(void) {
+        struct timespec ts;
+        if (clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts) != 0) return (double)clock() / CLOCKS_PER_SEC;
+        return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+    }
+    /* a stop request set by another thread, read by the search loop without the GIL */
+    static int cc_load_flag(int *p) { return __atomic_load_n(p, __ATOMIC_RELAXED); }
+    static void cc_store_flag(int *p, int v) { __atomic_store_n(p, v, __ATOMIC_RELAXED); }
+    """
+    double cc_thread_seconds() nogil
+    int cc_load_flag(int* p) nogil
+    void cc_store_flag(int* p, int v) nogil
 
 cdef enum:
     RW_WIN = 0
@@ -22,6 +40,7 @@ cdef enum:
     EVAL_NET = 1         # the value model (value.pxi), the hand formula where no weights are loaded
     HASH_SIZE = 4096
     MAX_DEPTH = 4096
+    MAX_TREE_NODES = 1 << 28      # 12 GB of nodes; also keeps the doubling of `cap` inside int32
 
 ctypedef struct Node:
     int32_t action
@@ -69,6 +88,9 @@ cdef int tree_add(Tree* t, int32_t parent, int32_t action, int8_t mover) noexcep
     cdef Node* grown
     cdef int32_t i
     if t.n >= t.cap:
+        if t.cap >= MAX_TREE_NODES:
+            t.failed = 1
+            return -1
         grown = <Node*>realloc(t.nodes, sizeof(Node) * t.cap * 2)
         if grown == NULL:
             t.failed = 1
@@ -274,7 +296,8 @@ cdef int rollout(State* st, const SearchConfig* cfg, uint64_t* r) noexcept nogil
     return st.phase == PH_OVER
 
 
-cdef int ismcts(const State* root, const SearchConfig* cfg, Tree* t, int32_t* done_iterations, double* seconds) noexcept nogil:
+cdef int ismcts(const State* root, const SearchConfig* cfg, Tree* t, int32_t* done_iterations, double* seconds,
+                int* stop) noexcept nogil:
     cdef State st
     cdef int32_t acts[MAX_ACTIONS]
     cdef int32_t keys[HASH_SIZE]
@@ -288,7 +311,7 @@ cdef int ismcts(const State* root, const SearchConfig* cfg, Tree* t, int32_t* do
     cdef float winp[MAX_P]
     cdef float score, bs, margin, best_other, wr, floor_visits
     cdef int32_t cand[MAX_ACTIONS]
-    cdef double t0 = clock(), elapsed = 0.0
+    cdef double t0 = cc_thread_seconds(), elapsed = 0.0
     cdef int rootp = root.decider, starved, starved_v
     memset(stamp, 0, sizeof(stamp))
     if t.n == 0:
@@ -297,9 +320,11 @@ cdef int ismcts(const State* root, const SearchConfig* cfg, Tree* t, int32_t* do
         if cfg.iterations > 0 and it >= cfg.iterations:
             break
         if cfg.seconds > 0 and (it & 31) == 0:
-            elapsed = (clock() - t0) / CLOCKS_PER_SEC
+            elapsed = cc_thread_seconds() - t0
             if elapsed >= cfg.seconds:
                 break
+        if stop != NULL and (it & 31) == 0 and cc_load_flag(stop):
+            break
         if t.failed:
             break
         memcpy(&st, root, sizeof(State))
@@ -423,36 +448,68 @@ cdef int ismcts(const State* root, const SearchConfig* cfg, Tree* t, int32_t* do
             t.nodes[node].win2 += wr * wr
         it += 1
     done_iterations[0] = it
-    seconds[0] = (clock() - t0) / CLOCKS_PER_SEC
+    seconds[0] = cc_thread_seconds() - t0
     return 0
 
 
 # ---------------------------------------------------------------- Python face
 
-cdef void fill_config(SearchConfig* cfg, dict d):
-    cfg.iterations = d.get("iterations", 0)
-    cfg.seconds = d.get("seconds", 0.0)
-    cfg.c = d.get("c", 0.7)
+cdef class StopToken:
+    """A stop request for running searches: `stop()` from any thread ends every search given this
+    token within a few iterations (the result so far is returned, with `stopped` set)."""
+    cdef int flag
+
+    def stop(self):
+        cc_store_flag(&self.flag, 1)
+
+    def reset(self):
+        cc_store_flag(&self.flag, 0)
+
+    @property
+    def stopped(self):
+        return bool(cc_load_flag(&self.flag))
+
+
+cdef object _number(dict d, str key, default, lo, hi, bint integer):
+    """d[key] checked here as well as in SearchConfig (defence in depth): a NaN budget would never
+    end the loop and a value past int32 would wrap."""
+    v = d.get(key, default)
+    if isinstance(v, bool) or not isinstance(v, (int, float)):
+        raise ValueError(f"{key}: {v!r} is not a number")
+    if integer and not isinstance(v, int):
+        raise ValueError(f"{key}: {v!r} is not an integer")
+    if (not isinstance(v, int) and not isfinite(<double>v)) or not lo <= v <= hi:
+        span = f"{lo}..{hi}" if integer else f"{lo:g}..{hi:g}"
+        raise ValueError(f"{key}: {v!r} is not in {span}")
+    return v
+
+
+cdef void fill_config(SearchConfig* cfg, dict d) except *:
+    cfg.iterations = _number(d, "iterations", 0, 0, 2147483647, True)
+    cfg.seconds = _number(d, "seconds", 0.0, 0, 86400.0, False)
+    cfg.c = _number(d, "c", 0.7, 0, 100, False)
     cfg.final_best_mean = 1 if d.get("final", "visits") == "mean" else 0
     cfg.reward = {"win": RW_WIN, "rank": RW_RANK, "margin": RW_MARGIN, "mix": RW_MIX}[d.get("reward", "mix")]
-    cfg.mix = d.get("mix", 0.5)
-    cfg.margin_scale = d.get("margin_scale", 20.0)
+    cfg.mix = _number(d, "mix", 0.5, 0, 1, False)
+    cfg.margin_scale = _number(d, "margin_scale", 20.0, 1e-6, 1000, False)
     cfg.rollout_policy = {"random": POL_RANDOM, "greedy": POL_GREEDY, "none": POL_NONE}[d.get("rollout", "random")]
-    cfg.epsilon = d.get("epsilon", 0.2)
-    cfg.rollout_turns = d.get("rollout_turns", 0)
-    cfg.fpu = d.get("fpu", 0.0)
+    cfg.epsilon = _number(d, "epsilon", 0.2, 0, 1, False)
+    cfg.rollout_turns = _number(d, "rollout_turns", 0, 0, 10000, True)
+    cfg.fpu = _number(d, "fpu", 0.0, 0, 1, False)
     cfg.use_prior = 1 if d.get("prior", False) else 0
-    cfg.pw_k = d.get("pw_k", 0.0)
-    cfg.pw_alpha = d.get("pw_alpha", 0.5)
+    cfg.pw_k = _number(d, "pw_k", 0.0, 0, 1e6, False)
+    cfg.pw_alpha = _number(d, "pw_alpha", 0.5, 0, 1, False)
     cfg.eval_kind = {"hand": EVAL_HAND, "net": EVAL_NET}[d.get("eval", "hand")]
     cfg.chance_merge = {"branch": 0, "merge": 1}[d.get("chance", "branch")]
-    cfg.root_floor = d.get("root_floor", 0.0)
-    cfg.seed = <uint64_t>(int(d.get("seed", 0)) & 0xFFFFFFFFFFFFFFFF)
+    cfg.root_floor = _number(d, "root_floor", 0.0, 0, 1, False)
+    cfg.seed = <uint64_t>(int(_number(d, "seed", 0, 0, 18446744073709551615, True)) & 0xFFFFFFFFFFFFFFFF)
 
 
-def search(CoreState root not None, dict config not None):
-    """Run ISMCTS for the player deciding at `root`. Returns a dict of root statistics (see search.py)."""
+def search(CoreState root not None, dict config not None, StopToken stop=None):
+    """Run ISMCTS for the player deciding at `root`. Returns a dict of root statistics (see search.py).
+    With `stop`, another thread may end the search early (`stopped` in the result)."""
     cdef SearchConfig cfg
+    cdef int* stop_flag = NULL
     cdef Tree t
     cdef int32_t iters = 0
     cdef double secs = 0.0
@@ -464,6 +521,8 @@ def search(CoreState root not None, dict config not None):
     fill_config(&cfg, config)
     if cfg.iterations <= 0 and cfg.seconds <= 0:
         raise ValueError("give a budget: iterations or seconds")
+    if stop is not None:
+        stop_flag = &stop.flag
     t.cap = 1024
     t.n = 0
     t.failed = 0
@@ -472,7 +531,7 @@ def search(CoreState root not None, dict config not None):
         raise MemoryError()
     try:
         with nogil:
-            ismcts(&root.s, &cfg, &t, &iters, &secs)
+            ismcts(&root.s, &cfg, &t, &iters, &secs, stop_flag)
         children = []
         ch = t.nodes[0].child
         while ch >= 0:
@@ -495,7 +554,7 @@ def search(CoreState root not None, dict config not None):
         turns = _turn_dicts(&t, &root.s, int(config.get("turns", 32)), cfg.seed)
         return dict(children=children, iterations=iters, nodes=t.n, bytes=t.n * sizeof(Node),
                     bytes_per_node=sizeof(Node), seconds=secs, root_visits=t.nodes[0].visits,
-                    out_of_memory=bool(t.failed), turns=turns)
+                    out_of_memory=bool(t.failed), stopped=stop is not None and stop.stopped, turns=turns)
     finally:
         free(t.nodes)
 
@@ -543,11 +602,11 @@ cdef void flat_mc(const State* root, const SearchConfig* cfg, int32_t* acts, int
     cdef float val[MAX_P]
     cdef float winp[MAX_P]
     cdef int it = 0, i, terminal, p = root.decider
-    cdef double t0 = clock()
+    cdef double t0 = cc_thread_seconds()
     while True:
         if cfg.iterations > 0 and it >= cfg.iterations:
             break
-        if cfg.seconds > 0 and (it & 15) == 0 and (clock() - t0) / CLOCKS_PER_SEC >= cfg.seconds:
+        if cfg.seconds > 0 and (it & 15) == 0 and cc_thread_seconds() - t0 >= cfg.seconds:
             break
         i = it % n
         memcpy(&st, root, sizeof(State))

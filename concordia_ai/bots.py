@@ -7,11 +7,9 @@ or from a TOML file (`type = "ismcts"` plus its parameters).
 from __future__ import annotations
 
 import random
-import tomllib
 from dataclasses import dataclass, fields
-from pathlib import Path
 
-from . import core, plans
+from . import core, limits, plans, userfiles
 from .errors import ConcordiaError
 from .plan_player import PlanPlayer
 from .search import SearchConfig, best_move
@@ -140,12 +138,12 @@ def parse_spec(spec: str) -> tuple[str, dict]:
     spec = spec.strip()
     if spec.partition(":")[0].strip().lower() == "plan":   # plans have their own syntax: names, files, lists
         return "plan", _plan_options(plans.parse_plan_spec, spec.partition(":")[2])
-    if spec.endswith(".toml"):
-        path = Path(spec)
+    from_file = spec.endswith(".toml")
+    if from_file:
         try:
-            data = tomllib.loads(path.read_text())
-        except (OSError, tomllib.TOMLDecodeError) as e:
-            raise BotSpecError(f"bot file {spec}: {e}") from None
+            data = userfiles.read_toml(spec)
+        except userfiles.UserFileError as e:
+            raise BotSpecError(f"bot file: {e}") from None
         kind = data.pop("type", None)
         if not isinstance(kind, str):
             raise BotSpecError(f"bot file {spec}: needs type = one of {', '.join(BOT_TYPES)}")
@@ -170,7 +168,7 @@ def parse_spec(spec: str) -> tuple[str, dict]:
         if key not in known:
             valid = ", ".join(known) or "none"
             raise BotSpecError(f"bot {kind}: unknown parameter {key!r}; valid: {valid}")
-        options[key] = _convert(kind, known[key], value)
+        options[key] = _convert(f"bot file {spec}" if from_file else f"bot {kind}", known[key], value)
     if kind in ("ismcts", "flatmc"):
         try:
             SearchConfig(**options)
@@ -186,21 +184,29 @@ def _plan_options(parse, source, where: str = "") -> dict:
         raise BotSpecError(f"{where}{e}") from None
 
 
-def _convert(kind: str, param: Param, value):
-    if not isinstance(value, str):
+_WORDS = {int: "an integer", float: "a number", str: "a string", bool: "true or false"}
+
+
+def _convert(where: str, param: Param, value):
+    """A spec string's value (or a TOML value) as the parameter's type. A TOML bool is no number
+    (`iterations = true` is refused); values read from a file are not quoted in messages."""
+    if not isinstance(value, str) or where.startswith("bot file"):
         if param.type is float and isinstance(value, int) and not isinstance(value, bool):
             return float(value)
-        if isinstance(value, param.type) and not (param.type is int and isinstance(value, bool)):
+        if isinstance(value, param.type) and not (param.type is not bool and isinstance(value, bool)):
             return value
-        raise BotSpecError(f"bot {kind}: {param.name}={value!r} is not a {param.type.__name__}")
+        raise BotSpecError(f"{where}: {param.name} must be {_WORDS[param.type]}")
     try:
         if param.type is bool:
             if value.lower() not in ("true", "false", "1", "0", "yes", "no"):
                 raise ValueError
             return value.lower() in ("true", "1", "yes")
+        if param.type in (int, float) and len(value) > limits.MAX_NUMBER_CHARS:
+            raise ValueError      # int() refuses past 4,300 digits with a ValueError too, but slowly
         return param.type(value)
     except ValueError:
-        raise BotSpecError(f"bot {kind}: {param.name}={value!r} is not a {param.type.__name__}") from None
+        raise BotSpecError(f"{where}: {param.name}={limits.shown(value)} is not "
+                           f"{_WORDS[param.type]}") from None
 
 
 def make_bot(spec: str, seed: int = 0) -> Bot:

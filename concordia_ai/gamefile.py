@@ -25,7 +25,7 @@ import time
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 
-from . import entry
+from . import entry, userfiles
 from .atomicio import link_target, write_atomic
 from .game import Game, GameError
 from .position import PositionError
@@ -203,24 +203,19 @@ class GameFile:
             raise GameFileError(f"game file {path} not found; create one with: concordia new {path}")
         if os.path.isdir(path):
             raise GameFileError(f"{path} is a folder, not a game file")
-        try:
-            with open(path, encoding="utf-8") as f:
-                text = f.read()
-        except (OSError, UnicodeDecodeError) as e:
-            raise GameFileError(f"cannot read {path}: {getattr(e, 'strerror', None) or e}") from None
-        try:
-            data = json.loads(text)
-        except json.JSONDecodeError as e:
-            raise GameFileError(f"{path} is not valid JSON (line {e.lineno}, column {e.colno}: {e.msg}); "
-                                f"a game file is written by 'concordia new'") from None
+        try:   # a regular file only, size-capped, UTF-8, JSON depth and integer length checked first
+            data = userfiles.read_json(path)
+        except userfiles.UserFileError as e:
+            raise GameFileError(f"{e}; a game file is written by 'concordia new'") from None
         if not isinstance(data, dict):
             raise GameFileError(f"{path}: $ is not a game file (a JSON object with format {FORMAT!r})")
         fmt = data.get("format")
         if fmt != FORMAT:
             hint = " (that file is a single position, not a game file)" if fmt == "concordia-position" else ""
-            raise GameFileError(f"{path}: $.format is {fmt!r}, expected {FORMAT!r}{hint}")
+            # the value is not quoted: a JSON file that is no game file may hold anything
+            raise GameFileError(f"{path}: $.format is not {FORMAT!r}{hint}")
         version = data.get("version")
-        if version != VERSION:
+        if type(version) is not int or version != VERSION:     # `true` equals 1 but is no version
             raise GameFileError(f"{path}: $.version {version!r} is not supported (this program reads version {VERSION})")
         initial = data.get("initial")
         if not isinstance(initial, dict):

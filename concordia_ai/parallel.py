@@ -22,10 +22,14 @@ class BackendError(ConcordiaError):
     """A backend that is not installed, or a cluster that cannot be reached."""
 
 
-def map_unordered(fn, tasks: list, jobs: int = 1, backend: str = "loky", scheduler: str | None = None):
-    """fn(task) for every task, yielded in the order they finish (in task order with jobs=1 on loky)."""
+def map_unordered(fn, tasks: list, jobs: int = 1, backend: str = "loky", scheduler: str | None = None,
+                  tls: dict | None = None):
+    """fn(task) for every task, yielded in the order they finish (in task order with jobs=1 on loky).
+
+    Dask: the client unpickles what the scheduler sends back, so use only a cluster you trust, and TLS
+    (`tls`: tls_ca_file, tls_client_cert, tls_client_key) for a scheduler outside localhost."""
     if backend == "dask":
-        return _dask(fn, tasks, jobs, scheduler)
+        return _dask(fn, tasks, jobs, scheduler, tls)
     if backend != "loky":
         raise BackendError(f"--backend: {backend!r}; valid: {', '.join(BACKENDS)}")
     return _loky(fn, tasks, jobs)
@@ -46,7 +50,7 @@ def _loky(fn, tasks, jobs):
                         pre_dispatch="2*n_jobs")(delayed(call_in_worker)(os.getpid(), fn, t) for t in tasks)
 
 
-def _dask(fn, tasks, jobs, scheduler):
+def _dask(fn, tasks, jobs, scheduler, tls=None):
     try:
         from dask.distributed import Client, LocalCluster, as_completed
     except ImportError:
@@ -54,9 +58,14 @@ def _dask(fn, tasks, jobs, scheduler):
     cluster = None
     try:
         if scheduler:
+            security = None
+            if tls:
+                from distributed.security import Security
+                security = Security(require_encryption=True, **tls)
             try:
-                client = Client(scheduler, timeout="10s")
-            except (OSError, TimeoutError) as e:
+                client = Client(scheduler, timeout="10s", security=security) if security else \
+                    Client(scheduler, timeout="10s")
+            except (OSError, TimeoutError, ValueError, TypeError) as e:
                 raise BackendError(f"--scheduler: cannot connect to {scheduler}: {e}") from None
         else:
             cluster = LocalCluster(n_workers=jobs, threads_per_worker=1, processes=True, dashboard_address=None)

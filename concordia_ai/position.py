@@ -309,9 +309,19 @@ def load(data: Any, strict: bool = False, problems: list | None = None) -> tuple
     provinces = _get(data, "provinces", "$", dict)
     marker_good = [-1] * len(board.provinces)
     marker_coin = [0] * len(board.provinces)
+    given = {}          # every name is case-insensitive: provinces too
+    lower = [x.lower() for x in board.provinces]
+    for key in provinces:
+        if key.strip().lower() not in lower:
+            raise PositionError(f"$.provinces.{key}", f"no such province on {board.name}; valid: "
+                                                      f"{', '.join(board.provinces)}")
+        v = lower.index(key.strip().lower())
+        if v in given:
+            raise PositionError(f"$.provinces.{key}", f"{board.provinces[v]} is given twice")
+        given[v] = key
     for v, pname in enumerate(board.provinces):
-        path = f"$.provinces.{pname}"
-        entry = provinces.get(pname)
+        path = f"$.provinces.{given.get(v, pname)}"
+        entry = provinces.get(given[v]) if v in given else None
         if entry is None:
             raise PositionError(path, "missing")
         mg = _get(entry, "marker", path, (str, type(None)))
@@ -319,9 +329,6 @@ def load(data: Any, strict: bool = False, problems: list | None = None) -> tuple
         marker_coin[v] = _choice(_get(entry, "side", path, str), list(SIDES), f"{path}.side", "side")
         if marker_good[v] < 0 and (v != board.variable_province or marker_coin[v]):
             raise PositionError(f"{path}.marker", "needs a good (the marker's goods side)")
-    for pname in provinces:
-        if pname not in board.provinces:
-            raise PositionError(f"$.provinces.{pname}", f"no such province on {board.name}")
 
     display_names = _get(data, "display", "$", list)
     if len(display_names) != 7:
@@ -453,9 +460,29 @@ def load(data: Any, strict: bool = False, problems: list | None = None) -> tuple
         # the core names its raw field first ("players[0].goods: ..."): keep that as the path
         field, _, message = str(e).partition(": ")
         if message and " " not in field:
-            raise PositionError(f"$.{field}", message) from None
+            raise PositionError(f"$.{_position_path(field)}", message) from None
         raise PositionError("$", str(e)) from None
     return state, names
+
+
+# the core's raw field names and where each lives in a position (the error names the user's field)
+_CORE_PATHS = dict(turns="turn.number", phase="turn.phase", decider="turn.decider", turn_player="turn.player",
+                   act_kind="turn.card", pm_holder="praefectus_magnus", nile_pos="nile_marker",
+                   end_player="end.concordia", end_this_turn="end.trigger_this_turn",
+                   final_turns="end.final_turns_left", inter_paid="intermediate_paid", city_good="cities",
+                   marker_good="provinces", marker_coin="provinces", stack="unseen", inter_vp="intermediate_vp",
+                   **{k: f"turn.scratch.{k}" for k in _SCRATCH})
+
+
+def _position_path(field: str) -> str:
+    """`players[0].inter_vp` -> `players[0].intermediate_vp`, `turns` -> `turn.number`."""
+    parts = field.split(".")
+    head = parts[0].split("[")[0]
+    if head in _CORE_PATHS:
+        parts[0] = _CORE_PATHS[head] + parts[0][len(head):]
+    if len(parts) > 1 and parts[-1] in _CORE_PATHS and parts[0].startswith("players["):
+        parts[-1] = _CORE_PATHS[parts[-1]]
+    return ".".join(parts)
 
 
 _TURN_PHASES = ("play", "diplomat", "tribune", "architect-move", "architect-build", "prefect", "mercator",

@@ -4,9 +4,8 @@
     >>> result = search(game, SearchConfig(iterations=5000, seed=1))
     >>> result.best.text, result.best.win, result.best.pv
 
-Root parallelism: with `jobs > 1`, independent searches with different seeds run in worker processes
-(joblib) and their root statistics are merged (visits summed, means weighted by visits).
-
+Root parallelism: with `jobs > 1`, independent searches with different seeds run in threads (the
+core releases the GIL) and their root statistics are merged (visits summed, means weighted by visits).
 Whole turns: `result.turns` ranks the deciding player's whole turns (the card, every step, `done`), read
 from the tree by the core (collect_turns in cext/search.pxi). Turns that reach the same position (the
 same builds in another order) are one candidate; root-parallel and sliced searches merge turns by that
@@ -15,12 +14,10 @@ position too. See TurnCandidate.
 from __future__ import annotations
 
 import math
-import os
 from dataclasses import asdict, dataclass, field, fields
 
-from . import core
+from . import core, limits
 from .errors import GameError
-from .workers import call_in_worker
 
 REWARDS = ("win", "rank", "margin", "mix")
 ROLLOUTS = ("random", "greedy", "none")
@@ -28,6 +25,14 @@ FINALS = ("visits", "mean")
 EVALS = ("hand", "net")
 CHANCES = ("branch", "merge")
 TURNS_KEPT = 32          # whole turns read from each search tree (the most visited)
+
+
+class SearchConfigError(GameError):
+    """A bad search knob; `field` names it (for analyze's error answers and CLI messages)."""
+
+    def __init__(self, field: str, message: str):
+        super().__init__(f"search config: {message}")
+        self.field = field
 
 
 @dataclass(frozen=True)
@@ -50,39 +55,61 @@ class SearchConfig:
     eval: str = "hand"            # leaf evaluation: the value model ("net") or the hand-set formula ("hand")
     chance: str = "branch"        # revealed cards: a child per outcome ("branch") or one shared child ("merge")
     root_floor: float = 0.0       # root children get at least this share of an even split of the visits
-    jobs: int = 1                 # root parallelism over processes
+    jobs: int = 1                 # root parallelism: independent searches in threads, merged
     seed: int = 0
 
     def __post_init__(self):
+        for f in fields(self):     # types first: a bool is not a number, a float field takes an int
+            value, want = getattr(self, f.name), _TYPES[f.name]
+            if want is float and isinstance(value, int) and not isinstance(value, bool):
+                object.__setattr__(self, f.name, float(value))
+            elif not isinstance(value, want) or (want is not bool and isinstance(value, bool)):
+                raise SearchConfigError(f.name, f"{f.name}: {value!r} is not {_TYPE_WORDS[want]}")
+        for name, bound in _BOUNDS.items():
+            value = getattr(self, name)
+            if not (value == 0 and name in ("iterations", "seconds")):   # 0: no budget of that kind
+                try:
+                    bound.check(value, name)
+                except limits.LimitError as e:
+                    raise SearchConfigError(name, str(e)) from None
         checks = [
-            (self.iterations >= 0, "iterations must be >= 0"),
-            (self.seconds >= 0, "seconds must be >= 0"),
-            (self.iterations > 0 or self.seconds > 0, "give a budget: iterations > 0 or seconds > 0"),
-            (self.c >= 0, "c must be >= 0"),
-            (self.final in FINALS, f"final must be one of {', '.join(FINALS)}"),
-            (self.reward in REWARDS, f"reward must be one of {', '.join(REWARDS)}"),
-            (0 <= self.mix <= 1, "mix must be in 0..1"),
-            (self.margin_scale > 0, "margin_scale must be > 0"),
-            (self.rollout in ROLLOUTS, f"rollout must be one of {', '.join(ROLLOUTS)}"),
-            (0 <= self.epsilon <= 1, "epsilon must be in 0..1"),
-            (self.rollout_turns >= 0, "rollout_turns must be >= 0"),
-            (0 <= self.fpu <= 1, "fpu must be in 0..1"),
-            (self.pw_k >= 0 and 0 < self.pw_alpha <= 1, "pw_k must be >= 0 and pw_alpha in (0, 1]"),
-            (self.eval in EVALS, f"eval must be one of {', '.join(EVALS)}"),
-            (self.chance in CHANCES, f"chance must be one of {', '.join(CHANCES)}"),
-            (0 <= self.root_floor <= 1, "root_floor must be in 0..1"),
-            (self.jobs >= 1, "jobs must be >= 1"),
-            (0 <= self.seed < 2 ** 63, "seed must be in 0..2^63-1"),
+            (self.iterations > 0 or self.seconds > 0, "iterations", "give a budget: iterations > 0 or seconds > 0"),
+            (self.final in FINALS, "final", f"final must be one of {', '.join(FINALS)}"),
+            (self.reward in REWARDS, "reward", f"reward must be one of {', '.join(REWARDS)}"),
+            (self.margin_scale > 0, "margin_scale", "margin_scale must be > 0"),
+            (self.rollout in ROLLOUTS, "rollout", f"rollout must be one of {', '.join(ROLLOUTS)}"),
+            (self.pw_alpha > 0, "pw_alpha", "pw_alpha must be in (0, 1]"),
+            (self.eval in EVALS, "eval", f"eval must be one of {', '.join(EVALS)}"),
+            (self.chance in CHANCES, "chance", f"chance must be one of {', '.join(CHANCES)}"),
+            (0 <= self.root_floor <= 1, "root_floor", "root_floor must be in 0..1"),
         ]
-        for ok, message in checks:
+        for ok, name, message in checks:
             if not ok:
-                raise GameError(f"search config: {message}")
+                raise SearchConfigError(name, message)
 
     def core_dict(self, seed: int | None = None) -> dict:
         d = {f.name: getattr(self, f.name) for f in fields(self) if f.name != "jobs"}
         if seed is not None:
             d["seed"] = seed
         return d
+
+
+_TYPES = {"iterations": int, "seconds": float, "c": float, "final": str, "reward": str, "mix": float,
+          "margin_scale": float, "rollout": str, "epsilon": float, "rollout_turns": int, "fpu": float,
+          "prior": bool, "pw_k": float, "pw_alpha": float, "eval": str, "chance": str, "root_floor": float,
+          "jobs": int, "seed": int}
+_TYPE_WORDS = {int: "an integer", float: "a number", str: "a string", bool: "true or false"}
+_BOUNDS = {
+    "iterations": limits.ITERATIONS, "seconds": limits.SECONDS, "rollout_turns": limits.ROLLOUT_TURNS,
+    "jobs": limits.SEARCH_JOBS, "seed": limits.SEED,
+    "c": limits.Bound("the exploration constant", 0, 100, integer=False),
+    "mix": limits.Bound("a weight", 0, 1, integer=False),
+    "margin_scale": limits.Bound("a VP margin scale", 0, 1000, integer=False),
+    "epsilon": limits.Bound("a probability", 0, 1, integer=False),
+    "fpu": limits.Bound("first-play urgency", 0, 1, integer=False),
+    "pw_k": limits.Bound("the widening factor", 0, 1e6, integer=False),
+    "pw_alpha": limits.Bound("the widening exponent", 0, 1, integer=False),
+}
 
 
 @dataclass
@@ -158,26 +185,29 @@ class SearchResult:
         return d
 
 
-def _run(state: core.CoreState, config: dict, turns: int = TURNS_KEPT) -> dict:
+def _run(state: core.CoreState, config: dict, turns: int = TURNS_KEPT, stop=None) -> dict:
     if config.get("eval") == "net":
         from . import value
-        value.ensure_loaded()       # worker processes load the weights once
-    return core.search(state, dict(config, turns=turns))
+        value.ensure_loaded()       # the weights are loaded once per process, before the first search
+    return core.search(state, dict(config, turns=turns), stop)
 
 
-def search(game, config: SearchConfig | None = None) -> SearchResult:
-    """ISMCTS for whoever decides now in `game`; the game itself is not changed."""
+def search(game, config: SearchConfig | None = None, stop: "core.StopToken | None" = None) -> SearchResult:
+    """ISMCTS for whoever decides now in `game`; the game itself is not changed.
+
+    With jobs > 1, that many independent searches run in threads (the core releases the GIL and
+    counts each thread's own CPU time against `seconds`) and are merged at the root. `stop`
+    (a core.StopToken) lets another thread end the search early; the statistics so far are returned."""
     config = config or SearchConfig()
     if game.decider is None or game.decider < 0:
         raise GameError("no player decides now (the game is over, or a card must be revealed)")
     if config.jobs == 1:
-        raws = [_run(game.state, config.core_dict())]
+        raws = [_run(game.state, config.core_dict(), stop=stop)]
     else:
-        from joblib import Parallel, delayed
+        from concurrent.futures import ThreadPoolExecutor
         seeds = [config.seed * 1000003 + j for j in range(config.jobs)]
-        # workers end with this process (a killed `analyze` or `hint` leaves no searching workers)
-        raws = Parallel(n_jobs=config.jobs)(
-            delayed(call_in_worker)(os.getpid(), _run, game.state.copy(), config.core_dict(s)) for s in seeds)
+        with ThreadPoolExecutor(max_workers=config.jobs, thread_name_prefix="search") as pool:
+            raws = list(pool.map(lambda s: _run(game.state.copy(), config.core_dict(s), stop=stop), seeds))
     return _merge(game, raws, config)
 
 

@@ -33,7 +33,7 @@ import os
 import time
 from dataclasses import asdict, dataclass, field
 
-from . import parallel, ratings
+from . import limits, parallel, ratings, userfiles
 from .atomicio import open_append, open_update, write_atomic
 from .bots import BotSpecError, make_bot, parse_spec, play_game
 from .content import BOARD_NAMES
@@ -110,22 +110,24 @@ class TournamentConfig:
             raise TournamentError(f"--bot: a tournament needs at least two bots, got {len(entries)}")
         if players is None:
             players = min(max(len(entries), 2), 4) if sprt is None else 2
-        if not isinstance(players, int) or not 2 <= players <= 5:
+        if isinstance(players, bool) or not isinstance(players, int) or not 2 <= players <= 5:
             raise TournamentError(f"--players: {players!r}; a game has 2 to 5 players")
         if not isinstance(board, str) or board.strip().lower() not in BOARD_NAMES:
             raise TournamentError(f"--map: unknown map {board!r}; valid: {', '.join(BOARD_NAMES)}")
-        if not isinstance(seed, int) or not 0 <= seed < 2 ** 63:
-            raise TournamentError(f"--seed: {seed!r} must be an integer in 0..2^63-1")
+        if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed <= limits.SEED_MAX:
+            raise TournamentError(f"--seed: {limits.shown(seed)} must be {limits.SEED.valid}")
         if sprt is not None:
-            if len(sprt) != 2 or not all(isinstance(x, (int, float)) for x in sprt) or not sprt[0] < sprt[1]:
+            if not isinstance(sprt, (list, tuple)) or len(sprt) != 2 or not all(
+                    isinstance(x, (int, float)) and not isinstance(x, bool) and math.isfinite(x) for x in sprt) \
+                    or not sprt[0] < sprt[1]:
                 raise TournamentError(f"--sprt: {sprt!r}; give ELO0,ELO1 with ELO0 < ELO1, e.g. 0,50")
             if len(entries) != 2:
                 raise TournamentError(f"--sprt compares exactly two bots (candidate first); {len(entries)} given")
             sprt = (float(sprt[0]), float(sprt[1]))
         if games is None:
             games = 1000 * players if sprt else 8 * players
-        if not isinstance(games, int) or games < 1:
-            raise TournamentError(f"--games: {games!r} must be a positive number of games")
+        if isinstance(games, bool) or not isinstance(games, int) or not 1 <= games <= limits.TOURNAMENT_GAMES.high:
+            raise TournamentError(f"--games: {limits.shown(games)} must be {limits.TOURNAMENT_GAMES.valid}")
         games = math.ceil(games / players) * players
         return cls(tuple(entries), players, board.strip().lower(), seed, games, sprt, dict(game_options))
 
@@ -216,10 +218,9 @@ def read_log(path: str, repair: bool = False) -> list[dict]:
     """Game records of a log. A torn last line (no newline at the end: a kill during a write) is
     ignored, and cut off with repair=True; a bad line elsewhere is an error naming its number."""
     try:
-        with open(path, "rb") as f:
-            data = f.read()
-    except OSError as e:
-        raise TournamentError(f"cannot read log {path}: {e.strerror or e}") from None
+        data = userfiles.read_bytes(path, limits.LOG_BYTES)
+    except userfiles.UserFileError as e:
+        raise TournamentError(f"log: {e}") from None
     complete, _, tail = data.rpartition(b"\n")
     records = []
     for i, raw in enumerate(complete.split(b"\n") if complete else []):
@@ -250,13 +251,46 @@ def read_log(path: str, repair: bool = False) -> list[dict]:
 
 
 def _record(raw: bytes) -> dict:
+    """One log line as a game record, every field that `rate` reads checked (type and size)."""
     try:
-        rec = json.loads(raw)
-    except (ValueError, UnicodeDecodeError) as e:
-        raise ValueError(str(e)) from None
-    if not isinstance(rec, dict) or not all(k in rec for k in ("block", "rotation", "seats", "ranks", "scores")):
-        raise ValueError("missing block, rotation, seats, ranks or scores")
+        rec = userfiles.parse_json(userfiles.decode(raw, "the line"), "the line")
+    except userfiles.UserFileError as e:
+        raise ValueError(str(e).replace("the line ", "")) from None
+    if not isinstance(rec, dict):
+        raise ValueError("not a JSON object")
+    missing = [k for k in _RECORD_FIELDS if k not in rec]
+    if missing:
+        raise ValueError(f"missing {', '.join(missing)}")
+    p = rec["players"]
+
+    def ints(value, lo, hi):
+        return isinstance(value, int) and not isinstance(value, bool) and lo <= value <= hi
+
+    checks = [
+        (ints(p, 2, 5), "players is not 2..5"),
+        (ints(rec["block"], 0, 2 ** 40) and ints(rec["rotation"], 0, 4), "block or rotation is not a game key"),
+        (isinstance(rec["board"], str), "board is not a string"),
+        (isinstance(rec["seats"], list) and len(rec["seats"]) == p and all(
+            isinstance(x, dict) and isinstance(x.get("bot"), str) and isinstance(x.get("spec"), str)
+            for x in rec["seats"]), "seats is not one {bot, spec} per player"),
+        (isinstance(rec["scores"], list) and len(rec["scores"]) == p and all(
+            isinstance(x, dict) and isinstance(x.get("total"), (int, float)) and not isinstance(x.get("total"), bool)
+            for x in rec["scores"]), "scores is not one score with a total per player"),
+        (isinstance(rec["ranks"], list) and len(rec["ranks"]) == p and all(ints(x, 1, p) for x in rec["ranks"]),
+         "ranks is not one rank 1..players per player"),
+        (isinstance(rec["ranking"], list) and sorted(x if ints(x, 0, p - 1) else -1 for x in rec["ranking"])
+         == list(range(p)), "ranking is not an order of the seats"),
+        ("think" not in rec or (isinstance(rec["think"], list) and len(rec["think"]) == p and all(
+            isinstance(x, (int, float)) and not isinstance(x, bool) for x in rec["think"])),
+         "think is not one number per player"),
+    ]
+    for ok, message in checks:
+        if not ok:
+            raise ValueError(message)
     return rec
+
+
+_RECORD_FIELDS = ("block", "rotation", "players", "board", "seats", "scores", "ranks", "ranking")
 
 
 def append_record(f, record: dict) -> None:
@@ -315,10 +349,9 @@ def prepare(spec: dict | TournamentConfig, out: str,
             raise TournamentError(f"--out: {out} already holds a tournament ({n} games logged); pass --resume to "
                                   f"continue it, or choose another --out")
         try:
-            with open(cfg_path, encoding="utf-8") as f:
-                saved_json = json.load(f)
-        except (OSError, ValueError) as e:
-            raise TournamentError(f"--resume: cannot read {cfg_path}: {getattr(e, 'strerror', None) or e}") from None
+            saved_json = userfiles.read_json(cfg_path)
+        except userfiles.UserFileError as e:
+            raise TournamentError(f"--resume: {e}") from None
         saved = TournamentConfig.from_json(saved_json, cfg_path)
         spec = spec.to_json() if isinstance(spec, TournamentConfig) else dict(spec)
         merged = dict(bots=[(b.name, b.spec) for b in saved.bots], players=saved.players, map=saved.board,
@@ -380,20 +413,30 @@ def _loky_results(tasks: list[dict], jobs: int):
     return parallel.map_unordered(play_task, tasks, jobs, "loky")
 
 
-def _dask_results(tasks: list[dict], jobs: int, scheduler: str | None):
-    return parallel.map_unordered(play_task, tasks, jobs, "dask", scheduler)
+def _dask_results(tasks: list[dict], jobs: int, scheduler: str | None, tls: dict | None = None):
+    """Results from Dask. The client unpickles what the scheduler sends back: use only a cluster you
+    trust, and TLS (`tls`, or Dask's distributed.comm.tls configuration) outside localhost."""
+    return parallel.map_unordered(play_task, tasks, jobs, "dask", scheduler, tls)
 
 
 def run(config: dict | TournamentConfig, out: str, jobs: int = 1, resume: bool = False, backend: str = "loky",
-        scheduler: str | None = None, progress: bool = False, bootstrap: int = ratings.BOOTSTRAP) -> dict:
-    """Play the missing games of a tournament into OUT and return the summary (see ratings.summarize)."""
+        scheduler: str | None = None, progress: bool = False, bootstrap: int = ratings.BOOTSTRAP,
+        tls: dict | None = None) -> dict:
+    """Play the missing games of a tournament into OUT and return the summary (see ratings.summarize).
+
+    `tls`: Dask TLS files for a remote scheduler (tls_ca_file, tls_client_cert, tls_client_key)."""
     if backend not in ("loky", "dask"):
         raise TournamentError(f"--backend: {backend!r}; valid: loky, dask")
-    if jobs < 1:
-        raise TournamentError(f"--jobs: {jobs} must be >= 1")
-    config, records, created = prepare(config, out, resume)
+    if isinstance(jobs, bool) or not isinstance(jobs, int) or not 1 <= jobs <= limits.TOURNAMENT_JOBS.high:
+        raise TournamentError(f"--jobs: {limits.shown(jobs)} must be {limits.TOURNAMENT_JOBS.valid}")
+    if not isinstance(out, str) or not out or "\0" in out:
+        raise TournamentError("--out: give a folder for the tournament log (a path without NUL characters)")
     try:
-        return _play(config, records, created, out, jobs, backend, scheduler, progress, bootstrap)
+        config, records, created = prepare(config, out, resume)
+    except OSError as e:     # e.g. --out /proc/self: a folder nobody may write into
+        raise TournamentError(f"--out: cannot write the tournament into {out}: {e.strerror or e}") from None
+    try:
+        return _play(config, records, created, out, jobs, backend, scheduler, progress, bootstrap, tls)
     except BaseException:
         # a failed start (a bad scheduler, a bot that fails in its first game, Ctrl-C) leaves nothing behind
         log_path = os.path.join(out, LOG_NAME)
@@ -402,7 +445,7 @@ def run(config: dict | TournamentConfig, out: str, jobs: int = 1, resume: bool =
         raise
 
 
-def _play(config, records, created, out, jobs, backend, scheduler, progress, bootstrap) -> dict:
+def _play(config, records, created, out, jobs, backend, scheduler, progress, bootstrap, tls) -> dict:
     names = [b.name for b in config.bots]
     done = {(r["block"], r["rotation"]) for r in records}
     previously = len(records)
@@ -420,7 +463,7 @@ def _play(config, records, created, out, jobs, backend, scheduler, progress, boo
                                                           for r in range(config.players)}),
                    unit="game", desc="tournament", dynamic_ncols=True, leave=True)
     if tasks:
-        results = _dask_results(tasks, jobs, scheduler) if backend == "dask" else _loky_results(tasks, jobs)
+        results = _dask_results(tasks, jobs, scheduler, tls) if backend == "dask" else _loky_results(tasks, jobs)
         log_path = os.path.join(out, LOG_NAME)
         try:
             try:
@@ -469,10 +512,9 @@ def rate(path: str, bootstrap: int = ratings.BOOTSTRAP) -> dict:
     cfg_path = os.path.join(folder, CONFIG_NAME)
     if os.path.exists(cfg_path):
         try:
-            with open(cfg_path, encoding="utf-8") as f:
-                cfg = TournamentConfig.from_json(json.load(f), cfg_path)
+            cfg = TournamentConfig.from_json(userfiles.read_json(cfg_path), cfg_path)
             names, sprt, players, seed = [b.name for b in cfg.bots], cfg.sprt, cfg.players, cfg.seed
-        except (OSError, ValueError):
+        except (userfiles.UserFileError, TournamentError):
             pass
     try:
         summary = ratings.summarize(records, names, sprt, players, bootstrap=bootstrap, seed=seed)

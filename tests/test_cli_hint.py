@@ -84,7 +84,7 @@ def test_hint_errors(tmp_path):
     one_line_error(run("hint", f, "--time", -1, code=2), "--time")
     one_line_error(run("hint", f, "--time", 1, "--iterations", 5, code=2), "one budget")
     one_line_error(run("hint", f, "--bot", "heuristic", code=2), "searching bot")
-    one_line_error(run("hint", f, "--bot", "ismcts:c=-1", code=2), "c must be >= 0")
+    one_line_error(run("hint", f, "--bot", "ismcts:c=-1", code=2), "c: -1.0 is out of range")
     one_line_error(run("hint", f, "--bot", "ismcts:zz=1", code=2), "unknown parameter 'zz'")
     one_line_error(run("hint", tmp_path / "missing.json", code=2), "not found")
     assert digest(f) == before

@@ -158,7 +158,6 @@ def test_same_seed_same_result_other_seed_differs():
 
 
 def test_jobs_two_merges_root_statistics():
-    pytest.importorskip("joblib", reason="joblib is a declared dependency (pyproject); install it")
     g = Game.new("imperium", 2, seed=5)
     r = search(g, SearchConfig(iterations=800, seed=3, jobs=2))
     assert r.iterations == 1600
@@ -168,9 +167,9 @@ def test_jobs_two_merges_root_statistics():
         assert c.move in g.legal_moves()
     assert r.candidates == sorted(r.candidates, key=lambda c: (c.visits, c.mean), reverse=True)
     # each job is an independent search with its own seed: the merge is their sum
-    from concordia_ai.search import _run
+    from concordia_ai import core
     cfg = SearchConfig(iterations=800, seed=3)
-    singles = [_run(g.state.copy(), cfg.core_dict(3 * 1000003 + j)) for j in range(2)]
+    singles = [core.search(g.state.copy(), cfg.core_dict(3 * 1000003 + j)) for j in range(2)]
     for c in r.candidates:
         assert c.visits == sum(ch["visits"] for s in singles for ch in s["children"] if ch["action"] == c.move)
 
@@ -215,7 +214,7 @@ def test_progressive_widening_limits_root_children():
 
 @pytest.mark.parametrize("kw, words", [
     (dict(iterations=0), "budget"), (dict(iterations=-1), "iterations"), (dict(seconds=-1.0), "seconds"),
-    (dict(c=-0.1), "c must"), (dict(final="best"), "final must be one of visits, mean"),
+    (dict(c=-0.1), "c: -0.1 is out of range"), (dict(final="best"), "final must be one of visits, mean"),
     (dict(reward="score"), "reward must be one of win, rank, margin, mix"), (dict(mix=1.5), "mix"),
     (dict(margin_scale=0), "margin_scale"), (dict(rollout="smart"), "rollout must be one of random, greedy"),
     (dict(epsilon=2.0), "epsilon"), (dict(rollout_turns=-1), "rollout_turns"), (dict(fpu=1.5), "fpu"),
@@ -226,6 +225,28 @@ def test_bad_config_raises_game_error(kw, words):
     with pytest.raises(GameError) as e:
         SearchConfig(**kw)
     assert "search config" in str(e.value) and words in str(e.value)
+
+
+@pytest.mark.parametrize("kw, field, words", [
+    (dict(iterations=0, seconds=float("nan")), "seconds", "seconds: nan is not a finite number"),
+    (dict(iterations=0, seconds=float("inf")), "seconds", "seconds: inf is not a finite number"),
+    (dict(iterations=0, seconds=86401.0), "seconds", "give a number in 0.001..86,400"),
+    (dict(iterations=3_000_000_000), "iterations", "give an integer in 1..2,147,483,647"),
+    (dict(rollout_turns=10 ** 12), "rollout_turns", "give an integer in 0..10,000"),
+    (dict(seed=2 ** 70), "seed", "give an integer in 0..9,223,372,036,854,775,807"),
+    (dict(jobs=True), "jobs", "jobs: True is not an integer"),
+    (dict(c=float("inf")), "c", "c: inf is not a finite number"),
+    (dict(mix=float("nan")), "mix", "mix: nan is not a finite number"),
+    (dict(iterations="5"), "iterations", "iterations: '5' is not an integer"),
+])
+def test_unbounded_knobs_are_refused_with_their_field(kw, field, words):
+    with pytest.raises(GameError) as e:
+        SearchConfig(**kw)
+    assert e.value.field == field and words in str(e.value), str(e.value)
+
+
+def test_float_knobs_take_integers():
+    assert SearchConfig(c=1, seconds=2, iterations=0).c == 1.0 and isinstance(SearchConfig(c=1).c, float)
 
 
 def test_search_refuses_positions_without_a_deciding_player():

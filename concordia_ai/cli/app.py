@@ -66,12 +66,19 @@ class ConcordiaGroup(click.Group):
             _fail("interrupted", 130)
         except BrokenPipeError:
             sys.exit(0)
+        except ValueError as e:
+            if "integer string conversion" not in str(e):   # Python's 4,300-digit limit: bad input
+                _internal(e)
+            _fail("a number in the input has thousands of digits; no field takes a number that long")
         except Exception as e:  # a bug: keep the promise of one line, unless debugging
-            if os.environ.get("CONCORDIA_DEBUG"):
-                raise
-            _fail(f"internal error (please report; set CONCORDIA_DEBUG=1 for a traceback): "
-                  f"{type(e).__name__}: {e}", 1)
+            _internal(e)
         sys.exit(rv if isinstance(rv, int) else 0)
+
+
+def _internal(e: Exception) -> None:
+    if os.environ.get("CONCORDIA_DEBUG"):
+        raise e
+    _fail(f"internal error (please report; set CONCORDIA_DEBUG=1 for a traceback): {type(e).__name__}: {e}", 1)
 
 
 @click.group(cls=ConcordiaGroup, context_settings=CONTEXT_SETTINGS)

@@ -5,19 +5,21 @@ import os
 
 import click
 
+from .. import limits
 from .app import UserError
+from .common import Bounded
 
 DEFAULT_SECONDS = 3.0
 
 
 def budget_options(fn):
     """--time, --iterations and --jobs, as hint, play --suggested and review take them."""
-    fn = click.option("--jobs", type=click.IntRange(1), default=None, metavar="J",
+    fn = click.option("--jobs", type=Bounded(limits.SEARCH_JOBS), default=None, metavar="J",
                       help="Root parallelism: J independent searches in processes, merged (default: every "
                            "core for a time budget, 1 for an iteration budget).")(fn)
-    fn = click.option("--iterations", type=int, default=None, metavar="N",
+    fn = click.option("--iterations", type=Bounded(limits.ITERATIONS), default=None, metavar="N",
                       help="Search budget in iterations per search process (reproducible on any machine).")(fn)
-    fn = click.option("--time", "seconds", type=float, default=None, metavar="SECONDS",
+    fn = click.option("--time", "seconds", type=Bounded(limits.SECONDS), default=None, metavar="SECONDS",
                       help=f"Search budget in CPU seconds of each search process; the processes run at once, "
                            f"so this is also about the wall time (default {DEFAULT_SECONDS:g} s on every core).")(fn)
     return fn

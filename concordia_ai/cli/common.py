@@ -8,7 +8,7 @@ from collections import Counter
 
 import click
 
-from .. import compiled, core
+from .. import compiled, core, limits, userfiles
 from ..content import BOARD_NAMES
 from ..game import Game
 from ..gamefile import FORMAT as GAME_FORMAT
@@ -85,18 +85,52 @@ def _echo_json(data) -> None:
     click.echo(json.dumps(data, indent=2))
 
 
-def _split_list(values, option: str) -> list[str]:
+class ListItem(str):
+    """One item of a list option; `source` is None when the user typed it, else 'FILE line N'."""
+    source: str | None = None
+
+
+def _item(text: str, source: str | None) -> ListItem:
+    item = ListItem(text)
+    item.source = source
+    return item
+
+
+def quoted(item: str) -> str:
+    """How a message names an item: the user's own token, or only where it came from (a file's
+    content is never echoed: `--cities @/etc/passwd` must not print a line of it)."""
+    source = getattr(item, "source", None)
+    return repr(str(item)) if source is None else f"the item on {source}"
+
+
+def _split_list(values, option: str) -> list[ListItem]:
     """Comma (or newline) separated items from one or more option values; '@FILE' reads FILE."""
     items = []
     for value in values:
         if value.startswith("@"):
+            path = value[1:]
             try:
-                with open(value[1:], encoding="utf-8") as f:
-                    value = f.read()
-            except OSError as e:
-                raise UserError(f"{option}: cannot read {value[1:]}: {e.strerror or e}") from None
-        items += [x.strip() for x in re.split(r"[,\n]", value) if x.strip() and not x.strip().startswith("#")]
+                text = userfiles.read_text(path)
+            except userfiles.UserFileError as e:
+                raise UserError(f"{option}: {e}") from None
+            for n, line in enumerate(text.splitlines(), 1):
+                items += [_item(x.strip(), f"{path} line {n}") for x in line.split(",")
+                          if x.strip() and not x.strip().startswith("#")]
+            continue
+        items += [_item(x.strip(), None) for x in re.split(r"[,\n]", value)
+                  if x.strip() and not x.strip().startswith("#")]
     return items
+
+
+def _resolve_item(item: ListItem, options: list[str], what: str, option: str) -> str:
+    """`resolve` for a list item; for an item read from a file, a message that does not quote it."""
+    try:
+        return resolve(item, options, what)
+    except NotationError as e:
+        if getattr(item, "source", None) is None:
+            raise UserError(f"{option}: {e}") from None
+        raise UserError(f"{option}: {quoted(item)} is no {what} (or is ambiguous); valid: {', '.join(options)}") \
+            from None
 
 
 def _parse_cities(values, board: compiled.CompiledBoard, goods) -> dict[str, str]:
@@ -105,13 +139,10 @@ def _parse_cities(values, board: compiled.CompiledBoard, goods) -> dict[str, str
     out: dict[str, str] = {}
     for item in _split_list(values, "--cities"):
         if item.count("=") != 1:
-            raise UserError(f"--cities: {item!r} is not CITY=GOOD (e.g. {cities[0]}={goods[0]})")
-        name, good = (x.strip() for x in item.split("="))
-        try:
-            city = resolve(name, cities, f"city of {board.source.name.title()}")
-            good = resolve(good, list(goods), "good")
-        except NotationError as e:
-            raise UserError(f"--cities: {e}") from None
+            raise UserError(f"--cities: {quoted(item)} is not CITY=GOOD (e.g. {cities[0]}={goods[0]})")
+        name, good = (_item(x.strip(), item.source) for x in item.split("="))
+        city = _resolve_item(name, cities, f"city of {board.source.name.title()}", "--cities")
+        good = _resolve_item(good, list(goods), "good", "--cities")
         if city in out and out[city] != good:
             raise UserError(f"--cities: {_city_label(board, city)} is given twice ({out[city]} and {good})")
         out[city] = good
@@ -168,3 +199,21 @@ def _board_name(name: str) -> str:
         raise UserError(f"--map: unknown map {name!r}; valid: {', '.join(BOARD_NAMES)}")
     return key
 
+
+
+class Bounded(click.ParamType):
+    """A click option type for a number inside a `limits.Bound` (refuses inf, NaN and 30-digit budgets)."""
+
+    def __init__(self, bound: limits.Bound):
+        self.bound = bound
+        self.name = "integer" if bound.integer else "number"
+
+    def convert(self, value, param, ctx):
+        if isinstance(value, (int, float)) and not isinstance(value, bool):
+            text = value
+        else:
+            text = str(value)
+        try:
+            return self.bound.check(text)
+        except limits.LimitError as e:
+            self.fail(str(e), param, ctx)

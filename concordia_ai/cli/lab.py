@@ -2,51 +2,98 @@
 from __future__ import annotations
 
 import os
+import re
 
 import click
 
+from .. import limits, userfiles
 from ..content import BOARD_NAMES
 from .app import UserError, main
-from .common import _board_name, _echo_json
+from .common import Bounded, _board_name, _echo_json
 
-def _parse_sprt(value: str | None):
+def _parse_sprt(value):
     if value is None:
         return None
     if isinstance(value, (list, tuple)):
         parts = list(value)
     else:
         parts = [x.strip() for x in str(value).split(",")]
+    if len(parts) != 2:
+        raise UserError(f"--sprt: {limits.shown(value)} is not ELO0,ELO1 (e.g. 0,50)")
     try:
-        elo0, elo1 = (float(x) for x in parts)
-    except (TypeError, ValueError):
-        raise UserError(f"--sprt: {value!r} is not ELO0,ELO1 (e.g. 0,50)") from None
+        elo0, elo1 = (limits.ELO.check(x) for x in parts)
+    except limits.LimitError as e:
+        raise UserError(f"--sprt: {e}") from None
     if not elo0 < elo1:
         raise UserError(f"--sprt: ELO0 must be below ELO1, got {elo0:g},{elo1:g}")
     return elo0, elo1
 
 
 TOURNAMENT_KEYS = ("bots", "games", "players", "map", "seed", "jobs", "out", "sprt", "backend", "scheduler",
-                   "wine_variant", "intermediate_scoring")
+                   "wine_variant", "intermediate_scoring", "tls_ca_file", "tls_cert", "tls_key")
+PLAYERS = limits.Bound("players", 2, 5)
+# what each key of a tournament .toml must be: a bound for numbers, else a type (a bool is no number)
+_TOML_TYPES = {"games": limits.TOURNAMENT_GAMES, "players": PLAYERS, "seed": limits.SEED,
+               "jobs": limits.TOURNAMENT_JOBS, "map": str, "out": str, "backend": str, "scheduler": str,
+               "wine_variant": bool, "intermediate_scoring": bool, "tls_ca_file": str, "tls_cert": str,
+               "tls_key": str}
+_TYPE_WORDS = {str: "a string", bool: "true or false"}
 
 
 def _read_tournament_toml(path: str) -> dict:
-    import tomllib
     try:
-        with open(path, "rb") as f:
-            data = tomllib.load(f)
-    except OSError as e:
-        raise UserError(f"--config: cannot read {path}: {e.strerror or e}") from None
-    except tomllib.TOMLDecodeError as e:
-        raise UserError(f"--config: {path} is not valid TOML: {e}") from None
+        data = userfiles.read_toml(path)
+    except userfiles.UserFileError as e:
+        raise UserError(f"--config: {e}") from None
     for key in data:
         if key not in TOURNAMENT_KEYS:
             raise UserError(f"--config: {path}: unknown key {key!r}; valid: {', '.join(TOURNAMENT_KEYS)}")
+    for key, want in _TOML_TYPES.items():
+        if key not in data:
+            continue
+        if isinstance(want, limits.Bound):
+            try:
+                data[key] = want.check(data[key], key)
+            except limits.LimitError as e:
+                raise UserError(f"--config: {path}: {e}") from None
+        elif not isinstance(data[key], want):
+            raise UserError(f"--config: {path}: {key} must be {_TYPE_WORDS[want]}")
     bots = data.get("bots")
     if bots is not None:
         if not isinstance(bots, dict) or not bots:
             raise UserError(f"--config: {path}: [bots] must be a table of NAME = \"SPEC\" or NAME = {{type = ...}}")
         data["bots"] = list(bots.items())
     return data
+
+
+# a Dask address: tcp://HOST:PORT, tls://..., or HOST:PORT
+_ADDRESS = re.compile(r"^(?:(tcp|tls|ws|wss|ucx)://)?(\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9._-]+)(?::(\d{1,5}))?$")
+
+
+def _check_scheduler(address: str, tls: dict) -> None:
+    if re.fullmatch(r"inproc://\S+", address) and not tls:      # a scheduler inside this process (tests)
+        return
+    m = _ADDRESS.match(address.strip())
+    if not m or (m.group(3) and not 0 < int(m.group(3)) < 65536):
+        raise UserError(f"--scheduler: {limits.shown(address)} is not a scheduler address; give tcp://HOST:PORT, "
+                        f"or tls://HOST:PORT with --tls-ca-file")
+    if tls and m.group(1) != "tls":
+        raise UserError("--tls-ca-file/--tls-cert/--tls-key need a tls:// scheduler address")
+
+
+def _tls_settings(ca_file, cert, key) -> dict:
+    """Dask TLS file settings, each file checked to be a readable regular file."""
+    tls = {k: v for k, v in (("tls_ca_file", ca_file), ("tls_client_cert", cert), ("tls_client_key", key)) if v}
+    if tls and "tls_ca_file" not in tls:
+        raise UserError("--tls-cert/--tls-key need --tls-ca-file (the certificate authority of the cluster)")
+    if bool(cert) != bool(key):
+        raise UserError("--tls-cert and --tls-key go together (the client certificate and its key)")
+    for option, path in tls.items():
+        try:
+            userfiles.read_bytes(path)
+        except userfiles.UserFileError as e:
+            raise UserError(f"--{option.replace('_client', '').replace('_', '-')}: {e}") from None
+    return tls
 
 
 def _parse_bot_options(values) -> list[tuple[str, str]]:
@@ -69,13 +116,15 @@ DEFAULT_TOURNAMENT_GAMES = 32
               help="A bot: NAME=SPEC (repeat). SPEC as in 'concordia bots', e.g. mcts=ismcts:iterations=2000.")
 @click.option("--config", "config_file", default=None, metavar="FILE.toml",
               help="Bots and options from a TOML file ([bots] table; keys as the options); options given here win.")
-@click.option("--games", type=int, default=None, metavar="N",
+@click.option("--games", type=Bounded(limits.TOURNAMENT_GAMES), default=None, metavar="N",
               help="Games in total, rounded up to whole seed blocks (default 8 blocks; with --sprt the maximum, "
                    "default 1000 blocks).")
-@click.option("--players", type=int, default=None, metavar="P", help="Players per game (default: bots, 2 to 4).")
+@click.option("--players", type=Bounded(PLAYERS), default=None, metavar="P",
+              help="Players per game, 2 to 5 (default: bots, 2 to 4).")
 @click.option("--map", "board", default=None, metavar="MAP", help=f"The board: {', '.join(BOARD_NAMES)} (default imperium).")
-@click.option("--seed", type=int, default=None, metavar="S", help="Tournament seed (default 0).")
-@click.option("--jobs", type=int, default=None, metavar="J", help="Parallel games (default: all cores).")
+@click.option("--seed", type=Bounded(limits.SEED), default=None, metavar="S", help="Tournament seed (default 0).")
+@click.option("--jobs", type=Bounded(limits.TOURNAMENT_JOBS), default=None, metavar="J",
+              help="Parallel games (default: all cores).")
 @click.option("--out", default=None, metavar="DIR",
               help="Folder of the log (games.jsonl) and configuration (default results/tournament-DATE-TIME).")
 @click.option("--resume", is_flag=True, help="Continue the tournament logged in --out, playing only missing games.")
@@ -85,10 +134,14 @@ DEFAULT_TOURNAMENT_GAMES = 32
               help="Where games run: local processes (loky, default) or a Dask cluster.")
 @click.option("--scheduler", default=None, metavar="ADDRESS",
               help="Dask scheduler address (tcp://host:8786); default with --backend dask: a local cluster.")
+@click.option("--tls-ca-file", default=None, metavar="FILE",
+              help="Dask TLS: the cluster's certificate authority (with a tls:// --scheduler).")
+@click.option("--tls-cert", default=None, metavar="FILE", help="Dask TLS: this client's certificate.")
+@click.option("--tls-key", default=None, metavar="FILE", help="Dask TLS: this client's private key.")
 @click.option("--json", "as_json", is_flag=True, help="Print the summary as JSON.")
 @click.option("--quiet", "-q", is_flag=True, help="No progress bar.")
 def tournament(bot_values, config_file, games, players, board, seed, jobs, out, resume, sprt, backend, scheduler,
-               as_json, quiet):
+               tls_ca_file, tls_cert, tls_key, as_json, quiet):
     """Play games between bots with seat rotation on shared seeds; log every game; rate the bots.
 
     A seed block is P games on one seed with the bots rotated through every seat. Every finished
@@ -137,7 +190,9 @@ def tournament(bot_values, config_file, games, players, board, seed, jobs, out, 
         spec.setdefault("seed", 0)
     if "map" in spec and spec["map"] is not None:
         spec["map"] = _board_name(str(spec["map"]))
-    jobs = pick(jobs, "jobs") or os.cpu_count() or 1
+    jobs = pick(jobs, "jobs")
+    if jobs is None:
+        jobs = min(os.cpu_count() or 1, limits.TOURNAMENT_JOBS.high)
     out = pick(out, "out")
     backend = pick(backend, "backend") or "loky"
     scheduler = pick(scheduler, "scheduler")
@@ -145,8 +200,12 @@ def tournament(bot_values, config_file, games, players, board, seed, jobs, out, 
         raise UserError(f"--backend: {backend!r}; valid: loky, dask")
     if scheduler and backend != "dask":
         raise UserError("--scheduler is for --backend dask (add --backend dask)")
-    if not isinstance(jobs, int) or jobs < 1:
-        raise UserError(f"--jobs: {jobs!r} must be a positive number of parallel games")
+    tls = _tls_settings(pick(tls_ca_file, "tls_ca_file"), pick(tls_cert, "tls_cert"), pick(tls_key, "tls_key"))
+    if tls and not scheduler:
+        raise UserError("--tls-ca-file/--tls-cert/--tls-key are for a remote cluster: add --backend dask "
+                        "--scheduler tls://HOST:PORT")
+    if scheduler:
+        _check_scheduler(scheduler, tls)
     if out is None:
         if resume:
             raise UserError("--resume needs --out DIR, the folder of the tournament to continue")
@@ -155,7 +214,7 @@ def tournament(bot_values, config_file, games, players, board, seed, jobs, out, 
         click.echo("no --bot given: the default tournament (" + ", ".join(s for _, s in bots) +
                    f"; {spec['players']} players, {spec['map'].title()}, {spec.get('games')} games)", err=True)
     summary = T.run(spec, out, jobs=jobs, resume=resume, backend=backend, scheduler=scheduler,
-                    progress=not quiet)
+                    progress=not quiet, tls=tls or None)
     if as_json:
         _echo_json(summary)
         return
@@ -170,7 +229,7 @@ def tournament(bot_values, config_file, games, players, board, seed, jobs, out, 
 @main.command()
 @click.argument("log", metavar="LOG")
 @click.option("--json", "as_json", is_flag=True, help="Print the summary as JSON.")
-@click.option("--bootstrap", type=click.IntRange(0), default=200, show_default=True,
+@click.option("--bootstrap", type=Bounded(limits.BOOTSTRAP), default=200, show_default=True,
               help="Bootstrap resamples for the rating intervals (0: none).")
 def rate(log, as_json, bootstrap):
     """Recompute the tournament table from a log (DIR/games.jsonl, or the folder DIR).

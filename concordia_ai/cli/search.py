@@ -5,12 +5,12 @@ import sys
 
 import click
 
-from .. import render
+from .. import limits, render
 from ..game import CHANCE, GameError
 from ..turns import judge_turn, parse_turn
 from .app import UserError, main
 from .budget import budget_options, search_budget
-from .common import GAME_FILE, _echo_json, load_any
+from .common import GAME_FILE, Bounded, _echo_json, load_any
 
 
 class _Ticker:
@@ -62,7 +62,7 @@ def _hint_slices(iterations: int) -> int:
 @main.command()
 @GAME_FILE
 @budget_options
-@click.option("--top", type=click.IntRange(1), default=5, show_default=True, metavar="K",
+@click.option("--top", type=Bounded(limits.TOP_K), default=5, show_default=True, metavar="K",
               help="Turns (or moves, with --step) to show.")
 @click.option("--step", is_flag=True, help="Rank only the next sub-decision (the table of single moves).")
 @click.option("--move", "intended", default=None, metavar="TURN",
@@ -70,7 +70,7 @@ def _hint_slices(iterations: int) -> int:
 @click.option("--bot", "spec", default=None, metavar="SPEC",
               help="A searching bot spec: 'ismcts:c=0.5,rollout=greedy' or 'flatmc:iterations=3000' (--step "
                    "only) or a .toml file.")
-@click.option("--seed", type=click.IntRange(0, 2 ** 63 - 1), default=0, show_default=True, help="Search seed.")
+@click.option("--seed", type=Bounded(limits.SEED), default=0, show_default=True, help="Search seed.")
 @click.option("--json", "as_json", is_flag=True, help="Print the analysis as JSON.")
 @click.option("--quiet", "-q", is_flag=True, help="No progress bar on stderr.")
 def hint(game_file, seconds, iterations, jobs, top, step, intended, spec, seed, as_json, quiet):
@@ -262,19 +262,27 @@ def _step_hint(game_file, game, kind, config, top, as_json, quiet) -> None:
 
 
 @main.command()
-def analyze():
+@click.option("--root", default=None, metavar="DIR",
+              help="Read `file` queries only inside DIR (relative paths start there; symlinks are resolved and "
+                   "a path that leads outside is refused). Default: any file you can read.")
+def analyze(root):
     """A JSON-lines analysis engine on stdin/stdout (in the style of KataGo's analysis engine).
 
     Each input line is a query; each answer is one line. Queries: id, position (object) or file
     (a game file or position file), optional moves (applied first), iterations or seconds,
-    lines (top K), config (search knobs), seed, reportEvery (seconds between partial reports).
-    Errors are answered as {"id", "error", "field"} and the engine keeps serving. See docs/analyze.md.
+    lines (top K), config (search knobs), seed, reportEvery (seconds between partial reports, at
+    least 0.05). {"id": X, "action": "terminate"} stops query X (its answer says "terminated");
+    {"id": T, "action": "terminate_all"} stops every query. Errors are answered as
+    {"id", "error", "field"} and the engine keeps serving. See docs/analyze.md.
 
     \b
     Examples:
       echo '{"id": "a", "file": "game.json", "iterations": 2000, "lines": 3}' | concordia analyze
-      concordia analyze < queries.jsonl > answers.jsonl
+      concordia analyze --root games/ < queries.jsonl > answers.jsonl
     """
-    from .. import analyze as engine
-    return engine.serve(sys.stdin, sys.stdout)
+    import os
 
+    from .. import analyze as engine
+    if root is not None and not os.path.isdir(root):
+        raise UserError(f"--root: {root} is not a folder; give the folder that `file` queries may read")
+    return engine.serve(sys.stdin, sys.stdout, root=root)

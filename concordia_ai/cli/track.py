@@ -7,15 +7,15 @@ import secrets
 
 import click
 
-from .. import compiled, core, costs, history, render
+from .. import compiled, core, costs, history, limits, render
 from ..content import BOARD_NAMES
 from ..game import Game, GameError
 from ..gamefile import FORMAT as GAME_FORMAT
 from ..gamefile import GameFile, GameFileError, locked
 from .app import UserError, main
 from .budget import budget_options
-from .common import (GAME_FILE, GAME_OR_POSITION, _board_name, _echo_json, _load, _parse_cities, _parse_names,
-                     _file_format, _split_list, load_any, load_position)
+from .common import (GAME_FILE, GAME_OR_POSITION, Bounded, _board_name, _echo_json, _load, _parse_cities,
+                     _parse_names, _file_format, _resolve_item, _split_list, load_any, load_position)
 
 @main.command()
 @GAME_FILE
@@ -23,7 +23,7 @@ from .common import (GAME_FILE, GAME_OR_POSITION, _board_name, _echo_json, _load
               help=f"The board: {', '.join(BOARD_NAMES)}.")
 @click.option("--players", type=click.IntRange(2, core.MAX_PLAYERS), default=None,
               help="Number of players, 2 to 5 (default: the number of --names, else 4).")
-@click.option("--seed", type=click.IntRange(0, 2 ** 63 - 1), default=None,
+@click.option("--seed", type=Bounded(limits.SEED), default=None,
               help="Seed of a simulated game (same seed, same game); default: a random seed, printed.")
 @click.option("--names", metavar="A,B,..", help="Player names in seat order, first player first (default P1..PN).")
 @click.option("--cities", multiple=True, metavar="CITY=GOOD,..",
@@ -75,7 +75,8 @@ def new(ctx, game_file, board, players, seed, names, cities, display, wine_varia
                 raise UserError("--seed is for a simulated game; a real table (--cities/--display) has no seed")
             b = compiled.board(board)
             city_goods = _parse_cities(cities, b, compiled.rules().goods)
-            cards = _split_list([display], "--display")
+            market = [m.label for m in compiled.rules().market]
+            cards = [_resolve_item(c, market, "market card", "--display") for c in _split_list([display], "--display")]
             game = Game.from_table(board, players, city_goods, cards, name_list, wine_variant, intermediate_scoring)
             late = [c for c in game.to_json()["display"] if not c.endswith("/I")]
             if late:
@@ -247,7 +248,7 @@ def play(game_file, move, suggested, seconds, iterations, jobs, seed, quiet):
 
 @main.command()
 @GAME_FILE
-@click.option("--steps", type=int, default=None, metavar="K",
+@click.option("--steps", type=Bounded(limits.UNDO_STEPS), default=None, metavar="K",
               help="How many moves (sub-decisions, reveals included) to take back (default 1).")
 @click.option("--turn", "whole_turn", is_flag=True,
               help="Take back a whole turn: the turn in progress, else the last turn played.")

@@ -1,0 +1,119 @@
+"""One bound for every number a user can give, and the check that refuses the rest.
+
+Every command line option, bot spec, tournament file and analysis query that takes a number goes
+through a `Bound` here, so a value is either inside a range the program can honour (the core counts
+iterations in 32 bits, a search longer than a day is a typo) or refused with one line that names the
+value's field and the valid range. Booleans are not numbers (TOML `games = true` is refused), and
+NaN or infinity is never a valid budget.
+"""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+from .errors import ConcordiaError
+
+
+class LimitError(ConcordiaError):
+    """A number outside its bound; `field` names the option, spec key or query field."""
+
+    def __init__(self, message: str, field: str | None = None):
+        super().__init__(message)
+        self.field = field
+
+
+def _fmt(x) -> str:
+    if isinstance(x, float) and x.is_integer():
+        x = int(x)
+    return f"{x:,}" if isinstance(x, int) else f"{x:g}"
+
+
+@dataclass(frozen=True)
+class Bound:
+    """The valid range of one kind of number: integers or finite floats in low..high."""
+    what: str                  # what the number counts, for messages ("search iterations")
+    low: float
+    high: float
+    integer: bool = True
+
+    @property
+    def valid(self) -> str:
+        return f"{'an integer' if self.integer else 'a number'} in {_fmt(self.low)}..{_fmt(self.high)}"
+
+    def check(self, value, field: str | None = None):
+        """`value` as an int (or float) inside the bound; LimitError naming `field` otherwise.
+
+        Accepts ints, floats with an integral value for integer bounds, and strings of either (for
+        spec strings); refuses booleans, NaN, infinity and anything else."""
+        label = f"{field}: " if field else ""
+        text = shown(value)
+        number = _number(value)
+        if number is None:
+            raise LimitError(f"{label}{text} is not a number; give {self.valid}", field)
+        if isinstance(number, float) and not math.isfinite(number):
+            raise LimitError(f"{label}{text} is not a finite number; give {self.valid}", field)
+        if self.integer:
+            if isinstance(number, float):
+                if not number.is_integer():
+                    raise LimitError(f"{label}{text} is not an integer; give {self.valid}", field)
+                number = int(number)
+        else:
+            number = float(number)
+        if not self.low <= number <= self.high:
+            raise LimitError(f"{label}{text} is out of range for {self.what}; give {self.valid}", field)
+        return number
+
+
+def _number(value):
+    """An int or float from a JSON/TOML number or a spec string; None when it is neither."""
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, (int, float)):
+        return value
+    if isinstance(value, str):
+        text = value.strip().replace("_", "")
+        if len(text) > MAX_NUMBER_CHARS:
+            return float("inf")
+        try:
+            return int(text)
+        except ValueError:
+            pass
+        try:
+            return float(text)
+        except ValueError:
+            return None
+    return None
+
+
+def shown(value) -> str:
+    """The value for a message: short, never a 5,000-digit echo."""
+    if isinstance(value, int) and not isinstance(value, bool) and abs(value) >= 10 ** 24:
+        return f"a {len(str(abs(value)))}-digit number"
+    text = repr(value) if isinstance(value, str) else str(value).lower() if isinstance(value, bool) else str(value)
+    return text if len(text) <= 40 else text[:37] + "..."
+
+
+MAX_NUMBER_CHARS = 64                  # longer number strings are out of every range (no 4,300-digit parse)
+INT32_MAX = 2 ** 31 - 1
+SEED_MAX = 2 ** 63 - 1
+DAY = 86400.0
+
+ITERATIONS = Bound("search iterations", 1, INT32_MAX)     # the core counts in int32
+SECONDS = Bound("search seconds", 0.001, DAY, integer=False)
+ROLLOUT_TURNS = Bound("rollout turns", 0, 10_000)                    # a real game lasts under 100 turns
+SEARCH_JOBS = Bound("search jobs", 1, 256)
+SEED = Bound("seeds", 0, SEED_MAX)
+TOP_K = Bound("candidate moves", 1, 1000)
+REPORT_EVERY = Bound("seconds between partial reports", 0.05, DAY, integer=False)
+TOURNAMENT_GAMES = Bound("tournament games", 1, 1_000_000)
+TOURNAMENT_JOBS = Bound("parallel games", 1, 1024)
+BOOTSTRAP = Bound("bootstrap resamples", 0, 100_000)
+ELO = Bound("Elo differences", -2000, 2000, integer=False)
+UNDO_STEPS = Bound("moves to undo", 1, 1_000_000)
+
+# reading user files (see userfiles.py)
+JSON_DEPTH = 64                        # a game file nests 6 deep; 100,000 deep would exhaust the stack
+INT_DIGITS = 40                        # 2^64 has 20 digits; Python refuses to parse past 4,300
+FILE_BYTES = 8 * 2 ** 20               # a game file, a list, a .toml: a long game file is ~100 kB
+LOG_BYTES = 4 * 2 ** 30                # a tournament log: about 5 kB per game
+QUERY_BYTES = 8 * 2 ** 20              # one line of `concordia analyze` (an inline position is ~10 kB)
