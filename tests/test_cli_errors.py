@@ -193,7 +193,7 @@ CASES = [
     (["tournament", "--bot", "a={d}/itbig.toml", "--bot", "b=random", "--out", "{d}/t"], "1..2,147,483,647"),
     (["tournament", "--config", "{d}/out5.toml"], "out must be a string"),
     (["tournament", "--bot", "a=random", "--bot", "b=random", "--games", "2", "--jobs", "1", "--out", "/proc/self"],
-     "--out: cannot write the tournament into /proc/self"),
+     "--out: cannot write /proc/self"),
     (["tournament", "--bot", "a=random", "--bot", "b=random", "--backend", "dask", "--scheduler", "no address",
       "--out", "{d}/t"], "--scheduler: 'no address' is not a scheduler address"),
     (["tournament", "--config", "{d}/schedno.toml", "--out", "{d}/t"], "is not a scheduler address"),
@@ -224,7 +224,7 @@ CASES = [
     (["tournament", "--bot", "a=random", "--bot", "b=random", "--seed", "-1", "--out", "{d}/t"], "--seed"),
     (["rate", "{d}/logs/noplayers.jsonl", "--bootstrap", "1e9"], "--bootstrap"),
     # class 9: the field named is the right one
-    (["show", "{d}/bigturn.json"], "$.initial.turn.number: 2147483648 is not an integer in 0..1073741824"),
+    (["show", "{d}/bigturn.json"], "$.initial.turn.number: 2147483648 is more than 1000000"),
     # class 11: TLS only with a tls:// scheduler, and with readable files
     (["tournament", "--bot", "a=random", "--bot", "b=random", "--backend", "dask", "--scheduler",
       "tcp://10.0.0.5:8786", "--tls-ca-file", "{d}/game.json", "--out", "{d}/t"], "need a tls:// scheduler"),

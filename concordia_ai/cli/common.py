@@ -58,25 +58,21 @@ def load_position(path: str, strict: bool = False) -> Game:
 
 
 def _read_json(path: str, what: str):
-    if not os.path.exists(path):
+    if not os.path.lexists(path):
         raise UserError(f"{what} {path} not found")
     if os.path.isdir(path):
         raise UserError(f"{path} is a folder, not a {what}")
     try:
-        with open(path, encoding="utf-8") as f:
-            return json.load(f)
-    except (OSError, UnicodeDecodeError) as e:
-        raise UserError(f"cannot read {path}: {getattr(e, 'strerror', None) or e}") from None
-    except json.JSONDecodeError as e:
-        raise UserError(f"{path} is not valid JSON (line {e.lineno}, column {e.colno}: {e.msg})") from None
+        return userfiles.read_json(path)     # regular files only, size, UTF-8 and nesting checked first
+    except userfiles.UserFileError as e:
+        raise UserError(f"{what} {e}" if str(e).startswith(path) else str(e)) from None
 
 
 def _file_format(path: str) -> str | None:
     """The "format" field of a JSON file, or None when it cannot be told (the real loader reports why)."""
     try:
-        with open(path, encoding="utf-8") as f:
-            data = json.load(f)
-    except (OSError, UnicodeDecodeError, ValueError):
+        data = userfiles.read_json(path)
+    except userfiles.UserFileError:
         return None
     return data.get("format") if isinstance(data, dict) else None
 
