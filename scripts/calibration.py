@@ -121,7 +121,7 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--games", type=int, default=200)
     ap.add_argument("--per-game", type=int, default=10)
-    ap.add_argument("--play", default="ismcts:iterations=300")
+    ap.add_argument("--play", default="ismcts:iterations=300,eval=hand")
     ap.add_argument("--search", default="ismcts:seconds=0.1,iterations=0")
     ap.add_argument("--seed", type=int, default=900)
     ap.add_argument("--jobs", type=int, default=1)

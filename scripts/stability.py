@@ -5,7 +5,7 @@
         --out results/stability.json
 
 A fixed set of mid-game positions from every board and 2-5 players: position k comes from a game of
-`ismcts:iterations=300` self-play on board k % 4 with 2 + (k // 4) % 4 players, deal 5000 + k, stopped at the
+`ismcts:iterations=300,eval=hand` self-play on board k % 4 with 2 + (k // 4) % 4 players, deal 5000 + k, stopped at the
 first turn start at or after turn (8 + 3 k % 5) * players (rounds 8-12). Each position is searched with --seeds
 different seeds at every budget (CPU seconds of one search process, jobs=1). The whole-turn choice of a search
 is its principal variation cut where the deciding player's turn ends (the card and every step up to `done`).
@@ -36,7 +36,7 @@ def position(k: int) -> Game:
     board, players = BOARDS[k % 4], 2 + (k // 4) % 4
     deal = 5000 + k
     game = Game.new(board, players, deal)
-    bots = [make_bot("ismcts:iterations=300", seed=deal * 8 + i) for i in range(players)]
+    bots = [make_bot("ismcts:iterations=300,eval=hand", seed=deal * 8 + i) for i in range(players)]
     target = (8 + 3 * k % 5) * players
     while not game.is_over:
         if game.state.turns >= target and game.phase == "play" and game.decider is not None and game.decider >= 0:

@@ -1,0 +1,96 @@
+#!/usr/bin/env python3
+"""The win % shown at the opening against each seat's win rate measured in self-play.
+
+    python3 scripts/opening_check.py --data DATA/r1_ismcts300_*.npz --search ismcts:seconds=1,iterations=0,eval=net,root_floor=0.2 \
+        --out results/opening-check.json
+
+Self-play win rates per board, player count and seat come from the value model's data games (every game's
+winner; 95 % Wilson intervals). For the opening of a simulated game on each board and player count (deal
+--seed), the script shows the value model's probability for every seat, and the search's reported win % for
+the seat that moves first (the top candidate's), with its standard error. A seat passes when the figure
+shown lies within 5 points of its self-play win rate.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import sys
+from pathlib import Path
+
+import numpy as np
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from concordia_ai import value  # noqa: E402
+from concordia_ai.bots import parse_spec  # noqa: E402
+from concordia_ai.game import Game  # noqa: E402
+from concordia_ai.search import SearchConfig, search  # noqa: E402
+
+BOARDS = ("imperium", "italia", "creta", "aegyptus")
+
+
+def wilson(k: int, n: int, z: float = 1.959964) -> tuple[float, float]:
+    if n == 0:
+        return 0.0, 1.0
+    p = k / n
+    d = 1 + z * z / n
+    c = (p + z * z / (2 * n)) / d
+    h = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / d
+    return c - h, c + h
+
+
+def seat_rates(paths: list[str]) -> dict:
+    wins: dict = {}
+    for path in paths:
+        z = np.load(path)
+        first = z["pos_turn"] == 0
+        for b, n, w in zip(z["pos_board"][first], z["pos_players"][first], z["pos_winner"][first]):
+            row = wins.setdefault((BOARDS[b], int(n)), [0] * int(n))
+            row[int(w)] += 1
+    return wins
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--data", nargs="+", required=True)
+    ap.add_argument("--search", default="ismcts:seconds=1,iterations=0,eval=net,root_floor=0.2")
+    ap.add_argument("--seed", type=int, default=7)
+    ap.add_argument("--out", default=None)
+    args = ap.parse_args()
+    _, options = parse_spec(args.search)
+    rows, passed, total = [], 0, 0
+    for (board, n), w in sorted(seat_rates(args.data).items()):
+        games = sum(w)
+        game = Game.new(board, n, args.seed)
+        p_net, _ = value.predict(game.state)
+        res = search(game, SearchConfig(**options, seed=args.seed))
+        seats = []
+        for s in range(n):
+            rate = w[s] / games
+            lo, hi = wilson(w[s], games)
+            shown = p_net[s]
+            ok = abs(shown - rate) <= 0.05
+            passed += ok
+            total += 1
+            seats.append(dict(seat=s, selfplay=round(rate, 4), ci95=[round(lo, 4), round(hi, 4)],
+                              value_model=round(shown, 4), within_5_points=bool(ok)))
+        top = res.best
+        seats[0].update(search=round(top.win, 4), search_se=round(top.win_se, 4),
+                        search_within_5_points=bool(abs(top.win - seats[0]["selfplay"]) <= 0.05))
+        rows.append(dict(board=board, players=n, games=games, seats=seats, search_move=top.text))
+        print(f"{board:9s} {n}p ({games} games): " + "  ".join(
+            f"seat {x['seat'] + 1} {100 * x['selfplay']:.1f}% shown {100 * x['value_model']:.1f}%" +
+            (f" (search {100 * x['search']:.1f}%)" if "search" in x else "") for x in seats), file=sys.stderr)
+    search_ok = sum(r["seats"][0]["search_within_5_points"] for r in rows)
+    out = dict(command="python3 scripts/opening_check.py " + " ".join(sys.argv[1:]), search=args.search,
+               value_model_within_5_points=f"{passed}/{total} seats", search_within_5_points=f"{search_ok}/{len(rows)}",
+               rows=rows)
+    if args.out:
+        Path(args.out).write_text(json.dumps(out, indent=2) + "\n")
+    print(json.dumps({k: v for k, v in out.items() if k != "rows"}))
+
+
+if __name__ == "__main__":
+    main()
