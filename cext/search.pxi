@@ -499,9 +499,9 @@ cdef void fill_config(SearchConfig* cfg, dict d) except *:
     cfg.use_prior = 1 if d.get("prior", False) else 0
     cfg.pw_k = _number(d, "pw_k", 0.0, 0, 1e6, False)
     cfg.pw_alpha = _number(d, "pw_alpha", 0.5, 0, 1, False)
-    cfg.eval_kind = {"hand": EVAL_HAND, "net": EVAL_NET}[d.get("eval", "hand")]
+    cfg.eval_kind = {"hand": EVAL_HAND, "net": EVAL_NET}[d.get("eval", "net")]
     cfg.chance_merge = {"branch": 0, "merge": 1}[d.get("chance", "branch")]
-    cfg.root_floor = _number(d, "root_floor", 0.0, 0, 1, False)
+    cfg.root_floor = _number(d, "root_floor", 0.2, 0, 1, False)
     cfg.seed = <uint64_t>(int(_number(d, "seed", 0, 0, 18446744073709551615, True)) & 0xFFFFFFFFFFFFFFFF)
 
 

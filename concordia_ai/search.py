@@ -52,9 +52,9 @@ class SearchConfig:
     prior: bool = False           # expand untried moves in the heuristic's order instead of at random
     pw_k: float = 0.0             # progressive widening: at most pw_k * visits^pw_alpha children (0: off)
     pw_alpha: float = 0.5
-    eval: str = "hand"            # leaf evaluation: the value model ("net") or the hand-set formula ("hand")
+    eval: str = "net"             # leaf evaluation: the value model ("net") or the hand-set formula ("hand")
     chance: str = "branch"        # revealed cards: a child per outcome ("branch") or one shared child ("merge")
-    root_floor: float = 0.0       # root children get at least this share of an even split of the visits
+    root_floor: float = 0.2       # root children get at least this share of an even split of the visits
     jobs: int = 1                 # root parallelism: independent searches in threads, merged
     seed: int = 0
 

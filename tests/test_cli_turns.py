@@ -204,7 +204,7 @@ def test_hint_whole_turns_text_and_json(tmp_path):
     assert out[1].startswith("budget: 1500 iterations in each of 1 search process; took ")
     assert out[2].split() == ["#", "win", "%", "VP", "margin", "loss:", "win", "%", "VP", "visits", "turn"]
     assert [line.split()[0] for line in out[3:6]] == ["1", "2", "3"]
-    assert out[6].startswith("The top turn changes: coins 5 -> ")
+    assert out[6].startswith("The top turn changes: coins 5")
     data = json.loads(run("hint", f, "--iterations", 1500, "--top", 3, "--json", "-q").stdout)
     assert digest(f) == before
     game = Game.new("imperium", 3, seed=7)
@@ -216,9 +216,9 @@ def test_hint_whole_turns_text_and_json(tmp_path):
         assert t["lossWinrate"] == pytest.approx(data["turns"][0]["winrate"] - t["winrate"], abs=2e-4)
         assert t["order"] == i and str(t["visits"]) in row
     eff = data["effect"]
-    assert out[6] == "The top turn changes: " + ("coins {} -> {} ({:+d})".format(
-        eff["coins"]["before"], eff["coins"]["after"], eff["coins"]["after"] - eff["coins"]["before"])
-        + out[6].split(")", 1)[1])
+    c0, c1 = eff["coins"]["before"], eff["coins"]["after"]
+    coins = f"coins {c0} (unchanged)" if c0 == c1 else f"coins {c0} -> {c1} ({c1 - c0:+d})"
+    assert out[6] == "The top turn changes: " + coins + out[6].split(")", 1)[1]
     assert data["warnings"] == [line[len("note: "):] for line in out if line.startswith("note: ")]
 
 
@@ -250,14 +250,16 @@ def test_hint_move_judges_an_intended_turn(tmp_path):
     assert j["lossWinrate"] == pytest.approx(max(0.0, data["turns"][0]["winrate"] - data["turns"][1]["winrate"]), abs=2e-4)
     # a turn the search did not keep: searched from before its last step
     listed = {tuple(t["moves"]) for t in data["turns"]}
-    odd = "play Prefect; cash"
-    assert tuple(odd.split("; ")) not in listed
+    # a legal whole turn that the search did not keep (the first of a few plausible-but-odd ones)
+    odds = ["play Prefect; cash", "play Mercator/3; sell 1 wine; done", "play Mercator/3; sell 1 tool; done",
+            "play Mercator/3; buy 1 brick; done", "play Senator; done"]
+    odd = next(t for t in odds if tuple(t.split("; ")) not in listed)
     r = run("hint", f, "--iterations", 1500, "-q", "--move", odd)
     line = next(x for x in r.stdout.splitlines() if x.startswith("Your turn"))
     assert "not among the search's" in line and "loss against the top turn" in line
     j = json.loads(run("hint", f, "--iterations", 1500, "--json", "-q", "--move", odd).stdout)["move"]
     assert not j["inList"] and j["source"] == "forced prefix search" and j["visits"] > 0
-    assert j["moves"] == ["play Prefect", "cash"] and j["lossWinrate"] >= 0 and j["lossVp"] >= 0
+    assert j["moves"] == odd.split("; ") and j["lossWinrate"] >= 0 and j["lossVp"] >= 0
 
 
 @pytest.mark.parametrize("args, words", [
