@@ -118,12 +118,13 @@ class Candidate:
     text: str
     visits: int
     mean: float              # mean reward of the deciding player through this move
-    win: float               # fraction of iterations in which the deciding player came first
+    win: float               # probability of winning: the search's mean, through the calibration map (eval=net)
     vp: float                # expected final VP of the deciding player (estimated at cut-offs)
     margin: float            # expected VP margin over the best opponent
     pv: list[str] = field(default_factory=list)
     win_se: float = 0.0      # standard error of `win` (from the spread of the values backed up)
     vp_se: float = 0.0       # standard error of `vp`
+    win_raw: float | None = None   # the search's own mean before the calibration map (eval=net), else None
 
 
 @dataclass
@@ -236,23 +237,35 @@ def _merge(game, raws: list[dict], config: SearchConfig) -> SearchResult:
     for action, m in merged.items():
         v = max(1, m["visits"])
         win, vp = m["win"] / v, m["vp"] / v
-        candidates.append(Candidate(action, game.text(action), m["visits"], m["mean"] / v, win, vp,
-                                    m["margin"] / v, pv_texts(game, m["pv"]),
-                                    standard_error(m["win2"] / v, win, v), standard_error(m["vp2"] / v, vp, v)))
+        shown, se = _probability(config, game, win, standard_error(m["win2"] / v, win, v))
+        candidates.append(Candidate(action, game.text(action), m["visits"], m["mean"] / v, shown, vp,
+                                    m["margin"] / v, pv_texts(game, m["pv"]), se,
+                                    standard_error(m["vp2"] / v, vp, v), win))
     if config.final == "mean":
         candidates.sort(key=lambda c: (c.mean, c.visits), reverse=True)
     else:
         candidates.sort(key=lambda c: (c.visits, c.mean), reverse=True)
-    turns = merge_turns(game, [[_turn_from_raw(game, t) for t in r.get("turns", [])] for r in raws])
+    turns = merge_turns(game, [[_turn_from_raw(game, t, config) for t in r.get("turns", [])] for r in raws])
     return SearchResult(game.decider, candidates, sum(r["iterations"] for r in raws),
                         sum(r["nodes"] for r in raws), sum(r["bytes"] for r in raws),
                         max(r["seconds"] for r in raws), config, turns, len(raws))
 
 
-def _turn_from_raw(game, raw: dict) -> TurnCandidate:
-    return TurnCandidate(list(raw["actions"]), [], raw["visits"], raw["mean"], raw["win"], raw["vp"],
-                         raw["margin"], win_se(raw["win"], raw["visits"]), raw["partial"], raw["tree_len"],
+def _turn_from_raw(game, raw: dict, config: SearchConfig) -> TurnCandidate:
+    win, _ = _probability(config, game, raw["win"], 0.0)
+    return TurnCandidate(list(raw["actions"]), [], raw["visits"], raw["mean"], win, raw["vp"],
+                         raw["margin"], win_se(win, raw["visits"]), raw["partial"], raw["tree_len"],
                          list(raw["after"]))
+
+
+def _probability(config: SearchConfig, game, raw_win: float, se: float) -> tuple[float, float]:
+    """The win % shown for a raw search value. The search's own mean is optimistic for the player who
+    decides (it plans that player's moves better than it plays the others'); with the value model, the
+    shown figure goes through the calibration map fitted on held-out self-play (value.calibrate)."""
+    if config.eval != "net":
+        return raw_win, se
+    from . import value
+    return value.calibrate(raw_win, se, game.n_players)
 
 
 def turn_end_key(game, moves: list[int]):

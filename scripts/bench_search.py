@@ -6,7 +6,8 @@ Prints human lines, then ONE JSON object on the last line.
 
 Every rate is the median of --reps repetitions of one single-threaded search (jobs=1, one core), timed by
 the core itself with clock() (CPU time). Configurations measured:
-  default   SearchConfig() defaults (truncated rollouts, rollout_turns=8, random rollout policy)
+  default   SearchConfig() defaults (the value model at the cut-off, rollout_turns=8, random rollouts, root floor)
+  hand      the earlier default: eval="hand", root_floor=0
   full      rollout_turns=0: uniformly random rollouts to the end of the game
   greedy    rollout="greedy" (epsilon-greedy one-step lookahead), otherwise the defaults
   net       eval="net": the value model judges the cut-off instead of the hand formula
@@ -38,6 +39,7 @@ CONFIGS = {
     "default": dict(),
     "full": dict(rollout_turns=0),
     "greedy": dict(rollout="greedy"),
+    "hand": dict(eval="hand", root_floor=0.0),
     "net": dict(eval="net"),
     "net_r2": dict(eval="net", rollout_turns=2),
 }
@@ -86,7 +88,7 @@ def main() -> None:
     args = ap.parse_args()
 
     budgets = {"default": args.iterations, "full": args.iterations_full, "greedy": args.iterations_greedy,
-               "net": args.iterations, "net_r2": args.iterations}
+               "net": args.iterations, "net_r2": args.iterations, "hand": args.iterations}
     value.ensure_loaded()
     positions = {"opening": Game.new(args.board, args.players, args.seed),
                  "mid": mid_game(args.board, args.players, args.seed, args.mid_turn)}
@@ -130,6 +132,7 @@ def main() -> None:
         iterations_per_sec_full_rollouts=op["full"]["iterations_per_sec"],
         iterations_per_sec_greedy_rollouts=op["greedy"]["iterations_per_sec"],
         iterations_per_sec_net=op["net"]["iterations_per_sec"],
+        iterations_per_sec_hand=op["hand"]["iterations_per_sec"],
         iterations_per_sec_net_r2=op["net_r2"]["iterations_per_sec"],
         value_forward_ns=forward["opening"]["ns_per_call"],
         iterations_per_sec_mid=out["positions"]["mid"]["default"]["iterations_per_sec"],

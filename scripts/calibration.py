@@ -63,7 +63,8 @@ def one_game(play: str, search_spec: str, game_id: int, seed: int, per_game: int
         res = search(g, SearchConfig(**options, seed=deal * 64 + k))
         p_net, vp_net = value.predict(starts[k])
         rows.append(dict(game=game_id, board=board, players=players, turn=starts[k].turns, seat=seat,
-                         won=int(winner == seat), final_vp=final[seat], win=res.best.win, vp=res.best.vp,
+                         won=int(winner == seat), final_vp=final[seat], win=res.best.win,
+                         win_raw=res.best.win_raw if res.best.win_raw is not None else res.best.win, vp=res.best.vp,
                          visits=res.best.visits, iterations=res.iterations, net_win=p_net[seat],
                          net_vp=vp_net[seat]))
     return rows
@@ -92,14 +93,54 @@ def summary(rows: list[dict], key: str, vp_key: str) -> dict:
                 reliability=table)
 
 
+def fit_platt(p: np.ndarray, y: np.ndarray) -> tuple[float, float]:
+    """Logistic regression of the outcome on logit(p): the Platt map's (a, b), by Newton's method."""
+    x = np.log(np.clip(p, 1e-6, 1 - 1e-6) / (1 - np.clip(p, 1e-6, 1 - 1e-6)))
+    a, b = 1.0, 0.0
+    for _ in range(50):
+        q = 1 / (1 + np.exp(-(a * x + b)))
+        g = np.array([np.sum((q - y) * x), np.sum(q - y)])
+        w = q * (1 - q)
+        h = np.array([[np.sum(w * x * x), np.sum(w * x)], [np.sum(w * x), np.sum(w)]]) + 1e-9 * np.eye(2)
+        step = np.linalg.solve(h, g)
+        a, b = a - step[0], b - step[1]
+        if np.abs(step).max() < 1e-9:
+            break
+    return float(a), float(b)
+
+
+def fit_map(rows: list[dict], path: Path, args) -> dict:
+    """Fit the map per player count on the even game ids; report it on the odd ones (held out)."""
+    players = {}
+    report = {}
+    for n in sorted({r["players"] for r in rows}):
+        fit = [r for r in rows if r["players"] == n and r["game"] % 2 == 0]
+        held = [r for r in rows if r["players"] == n and r["game"] % 2 == 1]
+        a, b = fit_platt(np.array([r["win_raw"] for r in fit]), np.array([r["won"] for r in fit], dtype=float))
+        players[str(n)] = dict(a=round(a, 6), b=round(b, 6), positions=len(fit))
+        q = np.clip(np.array([r["win_raw"] for r in held]), 1e-6, 1 - 1e-6)
+        shown = 1 / (1 + np.exp(-(a * np.log(q / (1 - q)) + b)))
+        y = np.array([r["won"] for r in held], dtype=float)
+        report[str(n)] = dict(positions=len(held), ece_raw=round(reliability(q, y)[0], 4),
+                              ece_mapped=round(reliability(shown, y)[0], 4))
+    info = dict(format="concordia-calibration-v1", search=args.search, play=args.play, seed=args.seed,
+                games=args.games, fitted_on="even game ids", command="python3 scripts/calibration.py " +
+                " ".join(sys.argv[1:]), players=players, held_out=report)
+    path.write_text(json.dumps(info, indent=2) + "\n")
+    return info
+
+
 def plot(rows: list[dict], path: Path, title: str) -> None:
     import matplotlib
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
     fig, ax = plt.subplots(figsize=(5.5, 5.5))
     ax.plot([0, 1], [0, 1], color="grey", lw=1, ls="--", label="perfect calibration")
-    for key, label, colour in (("win", "search's reported win %", "C0"), ("net_win", "value model alone", "C1")):
-        s = summary(rows, key, "vp" if key == "win" else "net_vp")
+    series = [("win", "search's reported win %", "C0"), ("net_win", "value model alone", "C1")]
+    if any(r.get("win_raw") != r["win"] for r in rows):
+        series.insert(1, ("win_raw", "search's raw mean (before the map)", "C2"))
+    for key, label, colour in series:
+        s = summary(rows, key, "net_vp" if key == "net_win" else "vp")
         xs = [t["predicted"] for t in s["reliability"]]
         ys = [t["observed"] for t in s["reliability"]]
         ns = [t["n"] for t in s["reliability"]]
@@ -126,21 +167,33 @@ def main() -> None:
     ap.add_argument("--seed", type=int, default=900)
     ap.add_argument("--jobs", type=int, default=1)
     ap.add_argument("--out", default="results/calibration")
+    ap.add_argument("--fit", default=None, metavar="FILE",
+                    help="fit the Platt map of the raw win values on the even game ids and write it to FILE "
+                         "(concordia_ai/data/value/calibration.json is the shipped one)")
+    ap.add_argument("--rows", default=None, metavar="JSONL",
+                    help="reuse the positions of an earlier run (its positions.jsonl) instead of playing games")
     args = ap.parse_args()
     from joblib import Parallel, delayed
     from tqdm import tqdm
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
     t0 = time.time()
-    gen = Parallel(n_jobs=args.jobs, return_as="generator")(
-        delayed(one_game)(args.play, args.search, i, args.seed, args.per_game) for i in range(args.games))
-    rows = [r for rs in tqdm(gen, total=args.games, file=sys.stderr, desc="games") for r in rs]
-    with open(out / "positions.jsonl", "w") as f:
-        for r in rows:
-            f.write(json.dumps(r) + "\n")
+    if args.rows:
+        rows = [json.loads(line) for line in open(args.rows)]
+    else:
+        gen = Parallel(n_jobs=args.jobs, return_as="generator")(
+            delayed(one_game)(args.play, args.search, i, args.seed, args.per_game) for i in range(args.games))
+        rows = [r for rs in tqdm(gen, total=args.games, file=sys.stderr, desc="games") for r in rs]
+        with open(out / "positions.jsonl", "w") as f:
+            for r in rows:
+                f.write(json.dumps(r) + "\n")
+    if args.fit:
+        info = fit_map(rows, Path(args.fit), args)
+        print(json.dumps(dict(fit=info["players"], held_out=info["held_out"])), file=sys.stderr)
     res = dict(command="python3 scripts/calibration.py " + " ".join(sys.argv[1:]), search=args.search,
                play=args.play, games=args.games, seed=args.seed, seconds=round(time.time() - t0, 1),
-               search_reported=summary(rows, "win", "vp"), value_model=summary(rows, "net_win", "net_vp"))
+               search_reported=summary(rows, "win", "vp"), search_raw=summary(rows, "win_raw", "vp"),
+               value_model=summary(rows, "net_win", "net_vp"))
     (out / "calibration.json").write_text(json.dumps(res, indent=2) + "\n")
     plot(rows, out / "calibration.png", f"{args.search}, {len(rows)} positions of {args.games} held-out games")
     print(json.dumps(res))
