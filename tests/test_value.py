@@ -147,3 +147,36 @@ def test_search_with_the_model_reports_probabilities_not_indicators():
     # leaf values are probabilities: the top candidate's estimate is neither 0 nor 1 at the opening
     assert 0.05 < r.best.win < 0.95
     assert r.best.win_se > 0
+
+
+def test_the_calibration_map_is_checked_and_applied(tmp_path):
+    good = tmp_path / "cal.json"
+    good.write_text(json.dumps({"players": {"4": {"a": 0.5, "b": -0.2}}}))
+    table = value.calibration_map(good)
+    assert table == {4: (0.5, -0.2)}
+    bad = tmp_path / "bad.json"
+    bad.write_text(json.dumps({"players": {"4": {"a": -1.0, "b": 0.0}}}))
+    with pytest.raises(value.ValueWeightsError, match="increasing"):
+        value.calibration_map(bad)
+    bad.write_text("[1, 2]")
+    with pytest.raises(value.ValueWeightsError, match="not a calibration file"):
+        value.calibration_map(bad)
+
+
+def test_calibrate_follows_the_platt_map_and_its_slope(monkeypatch):
+    monkeypatch.setattr(value, "_calibration", {4: (0.5, -0.2)})
+    p, se = value.calibrate(0.8, 0.01, 4)
+    z = 0.5 * np.log(0.8 / 0.2) - 0.2
+    expected = 1 / (1 + np.exp(-z))
+    assert p == pytest.approx(expected)
+    assert se == pytest.approx(0.01 * 0.5 * expected * (1 - expected) / (0.8 * 0.2))
+    assert value.calibrate(0.8, 0.01, 3) == (0.8, 0.01)      # no map for 3 players: the raw value
+    monkeypatch.setattr(value, "_calibration", {})
+
+
+def test_a_search_reports_its_raw_mean_beside_the_calibrated_win():
+    game = Game.new("imperium", 4, 2)
+    r = search(game, SearchConfig(iterations=800, seed=3))
+    best = r.best
+    assert best.win_raw is not None and 0 <= best.win_raw <= 1
+    assert best.win == pytest.approx(value.calibrate(best.win_raw, 0.0, 4)[0])
