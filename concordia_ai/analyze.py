@@ -116,9 +116,10 @@ def lcb(win: float, visits: int) -> float:
 
 def candidate_dicts(result: SearchResult, lines: int | None) -> list[dict]:
     cands = result.candidates if lines is None else result.candidates[:lines]
-    return [dict(move=c.text, visits=c.visits, winrate=round(c.win, 4), scoreLead=round(c.margin, 3),
-                 vp=round(c.vp, 3), utility=round(c.mean, 4), lcb=round(lcb(c.win, c.visits), 4), order=i,
-                 pv=c.pv)
+    return [dict(move=c.text, visits=c.visits, winrate=round(c.win, 4), winrateSe=round(c.win_se, 4),
+                 winrateRaw=round(c.win_raw if c.win_raw is not None else c.win, 4), scoreLead=round(c.margin, 3),
+                 vp=round(c.vp, 3), vpSe=round(c.vp_se, 3), utility=round(c.mean, 4),
+                 lcb=round(lcb(c.win, c.visits), 4), order=i, pv=c.pv)
             for i, c in enumerate(cands)]
 
 
