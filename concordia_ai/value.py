@@ -156,8 +156,8 @@ def calibrate(p: float, se: float, players: int) -> tuple[float, float]:
     """The search's raw win value p (and its standard error) as a probability of winning, by the Platt map
     for this player count; the standard error follows by the map's slope (the delta method)."""
     ab = calibration_map().get(players)
-    if ab is None:
-        return p, se
+    if ab is None or p <= 0.0 or p >= 1.0:
+        return p, se                # a certain outcome (every iteration ended the game) stays certain
     a, b = ab
     q = min(max(p, 1e-6), 1 - 1e-6)
     out = 1.0 / (1.0 + np.exp(-(a * np.log(q / (1 - q)) + b)))
