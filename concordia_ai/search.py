@@ -37,7 +37,8 @@ class SearchConfigError(GameError):
 
 @dataclass(frozen=True)
 class SearchConfig:
-    """Every knob strategy research sweeps. Defaults are the measured ones (results/strength.md)."""
+    """Every knob strategy research sweeps. Defaults are the measured ones (results/judgement.md; the earlier
+    default, before the value model, is `eval="hand", root_floor=0`: results/strength.md)."""
     iterations: int = 5000        # budget in iterations (0: use `seconds` only)
     seconds: float = 0.0          # budget in CPU seconds per search (0: use `iterations` only)
     c: float = 0.7                # UCB exploration constant (rewards are in [0, 1])
