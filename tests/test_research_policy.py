@@ -93,6 +93,29 @@ def test_forbidden_seat_never_buys_the_card(spec):
             game.apply(move)
 
 
+@pytest.mark.parametrize("spec", ["heuristic", "random", "greedy", "ismcts:iterations=40", "flatmc:iterations=40"])
+def test_forbidden_seat_never_copies_a_senator_that_could_only_buy_the_card(spec):
+    # a copied Senator has no `done` before its first purchase (the Diplomat's own done is that outcome):
+    # copying it here would force the purchase of the only affordable card
+    def diplomat_phase():
+        game = table({"tool": 1}, {"Senator": -1}, opponent_top="Senator")
+        game.apply("play Diplomat")
+        return game
+
+    game = diplomat_phase()
+    copy = [m for m in game.legal_moves() if game.text(m).startswith("copy Senator")]
+    assert len(copy) == 1
+    after = diplomat_phase()
+    after.apply(copy[0])
+    assert [after.text(m) for m in after.legal_moves()] == ["buy Architect/I"]
+    for seed in range(3):
+        bot = Intervention(make_bot(spec, seed=seed), kind("Architect"), FORBID)
+        bot._affordable = True
+        game = diplomat_phase()
+        move = bot.choose(game)
+        assert move in game.legal_moves() and move != copy[0]
+
+
 def _turn_start_index(rec, turn):
     g = Game.new(rec["board"], rec["players"], rec["seed"])
     for i, m in enumerate(rec["moves"]):
