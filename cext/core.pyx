@@ -1881,22 +1881,6 @@ cdef class CoreState:
         return st
 
 
-cdef bint _sharing_mid_move(State* s, int r):
-    """Capacity is judged at the end of an Architect movement: until then a single-capacity route may
-    hold the mover's colonist that moved there and the mover's unmoved ones (which must move on);
-    anyone else's colonist there could never leave, so the movement could not end within capacity."""
-    cdef int p, i, moved = 0
-    if s.phase != PH_ARCH_MOVE:
-        return False
-    for p in range(s.n_players):
-        for i in range(NCOL):
-            if s.pl[p].col[i] == ROUTE_BASE + r:
-                if p != s.turn_player:
-                    return False
-                moved += s.moved >> i & 1
-    return moved <= 1
-
-
 def _restore_state(d):
     # a fresh worker process has registered nothing yet: the content layer registers on first use
     from concordia_ai import compiled

@@ -31,6 +31,11 @@ def _type(move: int) -> str:
     return core.ACTION_TYPES.get(core.decode(move)[0], "?")
 
 
+class _Declines(Exception):
+    """The plan would end a card a Diplomat has just copied with nothing done in it. The core does not
+    offer that `done` (the outcome is the Diplomat's own `done`), so the copy is not worth making."""
+
+
 # ---------------------------------------------------------------- board geometry
 
 @dataclass(frozen=True)
@@ -143,7 +148,20 @@ class PlanPlayer:
 
     def choose(self, state, seed: int) -> int:
         """A legal move for whoever decides in `state`; the same seed gives the same move."""
-        return self._decide(state, random.Random(seed))
+        rng = random.Random(seed)
+        try:
+            return self._decide(state, rng)
+        except _Declines:
+            # only when a game is handed over inside such a copy: it must go on, so the evaluation decides
+            return core.choose_greedy(state, rng.getrandbits(62), False)
+
+    @staticmethod
+    def _done(legal) -> int:
+        """`done`, or _Declines where the core folds it into the Diplomat's `done`."""
+        for m in legal:
+            if _type(m) == "done":
+                return m
+        raise _Declines
 
     def _decide(self, state, rng) -> int:
         legal = state.legal_actions()
@@ -217,7 +235,15 @@ class PlanPlayer:
         """The first `play` entry whose card is useful now, else the best evaluated whole turn of a
         useful card (of any card when none is useful)."""
         seed = rng.getrandbits(62)
-        turns = {m: self._turn(state, m, seed) for m in moves}
+        turns = {}
+        for m in moves:
+            try:
+                turns[m] = self._turn(state, m, seed)
+            except _Declines:       # a copy the plan would leave empty: the same as the Diplomat's done
+                pass
+        if not turns:
+            return self._greedy(state, moves, rng)
+        moves = [m for m in moves if m in turns]
         useful = [m for m in moves if kind_of(m) >= 0 and turns[m].useful(kind_of(m))]
         for entry in self.plan.play:
             matching = [m for m in useful if self._is(kind_of(m), entry)]
@@ -333,22 +359,40 @@ class PlanPlayer:
         return 3 * values[0] + sum(values[1:]) if values else 0.0
 
     def _build(self, state, moves, wants, rng) -> int:
-        """A house by the `build` rule, or done."""
+        """A house by the `build` rule, or done.
+
+        The rule picks the set of houses (in its order of preference, each one the money still allows);
+        the core takes a turn's builds in city order, so the first city of that set is built now (the
+        same choice from the next state gives the rest of the set)."""
         rule = self.plan.build
         builds = [m for m in moves if _type(m) == "build"]
-        done = [m for m in moves if _type(m) == "done"]
         if rule == "greedy" or not builds:
             return self._greedy(state, moves, rng)
-        before = snapshot(state, state.decider)
-        cost = {m: (before.wealth - self._after(state, m).wealth, before.coins - self._after(state, m).coins)
-                for m in builds}
+        seat = state.decider
+        me = state.export()["players"][seat]
+        spend = {}
+        for m in builds:
+            after = _lookahead_copy(state, 1)
+            after.apply(m)
+            p = after.export()["players"][seat]
+            spend[m] = (me["coins"] - p["coins"], [b - a for b, a in zip(me["goods"], p["goods"])])
+        worth = {m: c + sum(n * price for n, price in zip(g, self.R.price)) for m, (c, g) in spend.items()}
         if rule == "cheap":
-            builds = [m for m in builds if cost[m][1] <= self.plan.build_max_coins]
-        if not builds:
-            return done[0]
+            builds = [m for m in builds if spend[m][0] <= self.plan.build_max_coins]
         if rule == "best":
-            return min(builds, key=lambda m: (-wants[core.decode(m)[1]], cost[m][0], m))
-        return min(builds, key=lambda m: (cost[m][0], -wants[core.decode(m)[1]], m))     # max: cheapest first
+            builds.sort(key=lambda m: (-wants[core.decode(m)[1]], worth[m], m))
+        else:                                          # max and cheap: cheapest first
+            builds.sort(key=lambda m: (worth[m], -wants[core.decode(m)[1]], m))
+        coins, goods, chosen = me["coins"], list(me["goods"]), []
+        for m in builds:
+            c, g = spend[m]
+            if c <= coins and all(n <= h for n, h in zip(g, goods)):
+                chosen.append(m)
+                coins -= c
+                goods = [h - n for h, n in zip(goods, g)]
+        if not chosen:
+            return self._done(moves)
+        return min(chosen, key=lambda m: core.decode(m)[1])      # city order
 
     def _kinds_wanted(self) -> tuple[int, ...]:
         rule = self.plan.new_colonists
@@ -358,10 +402,9 @@ class PlanPlayer:
         rule = self.plan.new_colonists
         if rule == "greedy":
             return self._greedy(state, legal, rng)
-        done = [m for m in legal if _type(m) == "done"]
         options = {core.decode(m)[1]: m for m in legal if _type(m) == "tribune-colonist"}
         if rule == "none" or not options:
-            return done[0]
+            return self._done(legal)
         if rule == "any" and len(options) == 2:
             ex = state.export()
             wants = self._city_wants(state, ex, state.decider)
@@ -385,8 +428,7 @@ class PlanPlayer:
             wants = self._city_wants(state, state.export(), state.decider)
             return max(places, key=lambda m: (self._place_value(state, wants, core.decode(m)[2], core.decode(m)[1]),
                                               -m))
-        return next((m for m in legal if _type(m) == "colonist-cash"), None) or \
-            next(m for m in legal if _type(m) == "done")
+        return next((m for m in legal if _type(m) == "colonist-cash"), None) or self._done(legal)
 
     # ---- goods
     def _prefect(self, state, legal, rng) -> int:
@@ -449,7 +491,7 @@ class PlanPlayer:
                 g, units = min(wanted)
                 fitting = [o for o in offers[g] if units == 0 or o[0] <= units]
                 return max(fitting or offers[g][:1])[1]
-        return next(m for m in legal if _type(m) == "done")
+        return self._done(legal)
 
     def _needs(self, state, ex) -> list[int]:
         """Goods the decider needs for its next house, its first wanted card on display and a colonist
@@ -540,7 +582,7 @@ class PlanPlayer:
             matching = [m for m in cards if self._card_matches(state, m, entry)]
             if matching:
                 return min(matching, key=lambda m: (before - self._after(state, m).wealth, m))
-        return next(m for m in legal if _type(m) == "done")
+        return self._done(legal)
 
     def _card_matches(self, state, move: int, entry: str) -> bool:
         card = self.R.market[state.display_card(core.decode(move)[1])]

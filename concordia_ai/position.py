@@ -413,7 +413,7 @@ def load(data: Any, strict: bool = False, problems: list | None = None) -> tuple
             raise found[0]
         if problems is not None:
             problems.extend(found)
-    _check_routes(board, raw_players, phase_name, names, turn_player, scratch.get("moved", 0))
+    _check_routes(board, raw_players, names)
     raw = dict(
         board=board_id, n_players=n, options=options, phase=PHASE_CODES[phase_name], decider=decider_code,
         turn_player=turn_player,
@@ -582,11 +582,11 @@ def check(data: Any) -> list[PositionError]:
     return problems
 
 
-def _check_routes(board, players: list[dict], phase: str, names: list[str], turn_player: int, moved) -> None:
-    """A single-capacity route holds one colonist. Mid-Architect (capacity is judged at the end of the
-    movement) a route may also hold the mover's colonist that just moved there together with the
-    mover's colonists that still have to move on; nobody else's (they cannot move away)."""
-    moved = moved if isinstance(moved, int) and not isinstance(moved, bool) else 0
+def _check_routes(board, players: list[dict], names: list[str]) -> None:
+    """A single-capacity route holds one colonist, in every phase: the canonical Architect movement
+    (colonists in index order, each once, onto open routes only) never leaves two colonists on one such
+    route, not even halfway, so a position with any sharing is not one play can reach (the core's load
+    refuses it too)."""
     holders: dict[int, list[tuple[int, int]]] = {}
     for i, p in enumerate(players):
         for j, loc in enumerate(p["colonists"]):
@@ -594,9 +594,6 @@ def _check_routes(board, players: list[dict], phase: str, names: list[str], turn
                 holders.setdefault(loc, []).append((i, j))
     for loc, here in holders.items():
         if len(here) < 2:
-            continue
-        if phase == "architect-move" and all(i == turn_player for i, _ in here) and \
-                sum(moved >> j & 1 for _, j in here) <= 1:
             continue
         i, j = here[1]
         kind, idx = ("land", j) if j < 3 else ("sea", j - 3)

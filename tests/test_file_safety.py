@@ -326,8 +326,48 @@ def test_tournament_workers_die_after_kill_9_of_the_parent(tmp_path):
                "--bot", f"a={spec}", "--bot", f"b={spec}"], tmp_path)
 
 
+def _thread_ticks(pid):
+    """CPU time (utime + stime, in clock ticks) of each thread of `pid` (Linux /proc)."""
+    out = {}
+    for tid in os.listdir(f"/proc/{pid}/task"):
+        try:
+            with open(f"/proc/{pid}/task/{tid}/stat") as f:
+                fields = f.read().rsplit(") ", 1)[1].split()
+        except OSError:
+            continue
+        out[tid] = int(fields[11]) + int(fields[12])
+    return out
+
+
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc")
-def test_analyze_workers_die_after_kill_9_of_the_parent(tmp_path):
+def test_analyze_searches_in_threads_without_worker_processes_and_dies_with_kill_9(tmp_path):
+    # root-parallel searches (jobs > 1) run in threads of the analyze process itself: there is no
+    # worker process that could outlive it, and a kill -9 ends the whole search at once
     run("new", tmp_path / "g.json", "--players", "2", "--seed", "1")
     query = json.dumps({"id": 1, "file": "g.json", "iterations": 100000000, "config": {"jobs": 2}})
-    _kill_parent_then_wait_for_children(CLI + ["analyze"], tmp_path, stdin=query + "\n")
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join(sys.path))
+    proc = subprocess.Popen(CLI + ["analyze"], cwd=tmp_path, env=env, stdin=subprocess.PIPE,
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, text=True)
+    try:
+        proc.stdin.write(query + "\n")
+        proc.stdin.flush()
+        # two threads of the analyze process itself search at once (jobs 2), and no child process exists
+        deadline = time.monotonic() + 120        # hang guard: the search starts within seconds
+        busy, seen = 0, set()
+        while time.monotonic() < deadline and busy < 2:
+            assert proc.poll() is None, "analyze ended before its search started"
+            before = _thread_ticks(proc.pid)
+            for _ in range(10):
+                seen.update(_children(proc.pid))
+                time.sleep(0.1)
+            after = _thread_ticks(proc.pid)
+            busy = sum(after[t] > before.get(t, after[t]) for t in after)
+        assert busy >= 2, "analyze with jobs 2 does not search in two threads"
+        seen.update(_children(proc.pid))
+        assert not seen, f"analyze started processes {sorted(seen)}"
+    finally:
+        proc.send_signal(signal.SIGKILL)
+        rc = proc.wait(timeout=30)
+        proc.stdin.close()
+    assert rc == -signal.SIGKILL
+    assert not _alive(proc.pid)

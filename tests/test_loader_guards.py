@@ -85,30 +85,40 @@ def test_names_with_outer_spaces_are_refused(name):
 # ------------------------------------------------------------ route capacity mid-Architect
 
 def mid_move():
-    """Seat 0 moved its Roma colonist onto Novaria-Roma, where its other land colonist still stands."""
+    """Seat 0 has land colonists in Roma and on Novaria-Roma, and has moved the Roma one to Aquileia-Roma."""
     pos = base(3)
     set_player(pos, 0, land=["Roma", "Novaria-Roma"])
     set_turn(pos, 0)
     g = load(pos)
     g.apply("play Architect")
-    g.apply("move land Roma > Novaria-Roma")
+    # the canonical movement never puts a colonist onto a route an own colonist still holds
+    assert "move land Roma > Novaria-Roma" not in moves(g)
+    g.apply("move land Roma > Aquileia-Roma")
     return g
 
 
-def test_the_movers_own_colonists_may_share_mid_move_and_the_movement_ends_within_capacity():
+def test_a_mid_move_state_reads_back_and_the_movement_goes_on():
     g = Game.from_json(mid_move().to_json())       # a reachable state reads back
-    assert g.phase == "architect-move"
-    assert "done" not in moves(g)                   # capacity is judged at the end: the other must move on
+    assert g.phase == "architect-move" and g.state == mid_move().state
+    assert "done" in moves(g)                       # nothing shares a route: the movement may end now
     land = [m for m in moves(g) if m.startswith("move land")]
     assert land and all(m.startswith("move land Novaria-Roma >") for m in land)   # the moved one stays
-    g.apply("move land Novaria-Roma > Aquileia-Roma")
+    assert "move land Novaria-Roma > Aquileia-Roma" not in land                    # never onto a held route
+    g.apply("move land Novaria-Roma > Aquileia-Novaria")
     g.apply("done")
-    assert sorted(g.to_json()["players"][0]["colonists"]["land"]) == ["Aquileia-Roma", "Novaria-Roma", "storehouse"]
+    assert sorted(g.to_json()["players"][0]["colonists"]["land"]) == ["Aquileia-Novaria", "Aquileia-Roma",
+                                                                       "storehouse"]
     ok(g)
 
 
+def test_the_movers_own_colonists_sharing_a_route_mid_move_are_refused():
+    # not even halfway through the movement: the canonical order never leaves two on one route
+    pos = mid_move().to_json()
+    pos["players"][0]["colonists"]["land"][1] = "Aquileia-Roma"     # the unmoved one onto the moved one's route
+    refused(pos, "$.players[0].colonists.land[1]", "Aquileia-Roma already holds a colonist of P1")
+
+
 def test_another_players_colonist_on_a_full_route_mid_move_is_refused():
-    # nobody else moves during this Architect: the movement could only end with two on the route
     pos = mid_move().to_json()
     pos["players"][1]["colonists"]["land"][0] = "Massilia-Novaria"
     pos["players"][2]["colonists"]["land"][0] = "Massilia-Novaria"
@@ -117,28 +127,32 @@ def test_another_players_colonist_on_a_full_route_mid_move_is_refused():
 
 def test_another_player_sharing_the_movers_route_mid_move_is_refused():
     pos = mid_move().to_json()
-    pos["players"][0]["colonists"]["land"][1] = "storehouse"       # only the moved colonist stays
-    pos["players"][1]["colonists"]["land"][0] = "Novaria-Roma"
-    refused(pos, "$.players[1].colonists.land[0]", "already holds a colonist of P1")
+    pos["players"][1]["colonists"]["land"][0] = "Aquileia-Roma"     # where the moved colonist stands
+    refused(pos, "$.players[1].colonists.land[0]", "Aquileia-Roma already holds a colonist of P1")
 
 
 def test_two_moved_colonists_on_one_route_are_refused():
     pos = mid_move().to_json()
+    pos["players"][0]["colonists"]["land"][1] = "Aquileia-Roma"
     pos["turn"]["scratch"]["moved"] = 0b11                          # both have moved: neither can go on
     refused(pos, "$.players[0].colonists.land[1]", "already holds a colonist of P1")
 
 
-def test_the_core_itself_refuses_a_foreign_colonist_on_a_full_route_mid_move():
-    # the core's own load check (behind the Python one) judges the same way
+def test_the_core_itself_refuses_any_sharing_of_a_route_mid_move():
+    # the core's own load check (behind the Python one) judges the same way, the mover's own included
     raw = mid_move().state.export()
     route = raw["players"][0]["colonists"][0]
     assert route >= core.ROUTE_OFFSET
-    raw["players"][0]["colonists"][1] = core.STORE
-    raw["players"][1]["colonists"][0] = route
+    assert core.CoreState.load(raw).phase_name == "architect-move"   # as reached: accepted
+    unmoved = raw["players"][0]["colonists"][1]
+    raw["players"][1]["colonists"][0] = route                       # another player's colonist
     with pytest.raises(ValueError, match="holds 2 colonists"):
         core.CoreState.load(raw)
     raw["players"][1]["colonists"][0] = core.STORE
-    raw["players"][0]["colonists"][1] = route                     # the mover's unmoved one: allowed
+    raw["players"][0]["colonists"][1] = route                       # the mover's unmoved one: refused too
+    with pytest.raises(ValueError, match="holds 2 colonists"):
+        core.CoreState.load(raw)
+    raw["players"][0]["colonists"][1] = unmoved
     assert core.CoreState.load(raw).phase_name == "architect-move"
 
 

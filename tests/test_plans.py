@@ -308,13 +308,17 @@ def test_colonists_head_for_the_wanted_goods_or_province(toward, moved, built):
     assert _follow(game, bot, 2) == [moved, built]
 
 
-@pytest.mark.parametrize("rule, builds", [
-    ("build=max", ["build Syracusae", "build Aquileia"]),                        # cheapest first, then the next
-    ("build=cheap,build_max_coins=1", ["build Syracusae", "done"]),             # Aquileia costs 2 coins
-    ("build=best,colonists_toward=[food]", ["build Aquileia", "build Syracusae"]),
+@pytest.mark.parametrize("rule, food, builds", [
+    # the rule chooses which houses; the core takes a turn's builds in city order (Aquileia first)
+    ("build=max", 2, ["build Aquileia", "build Syracusae"]),                    # both affordable: both
+    ("build=max", 1, ["build Syracusae", "done"]),                              # one food: the cheaper one
+    ("build=cheap,build_max_coins=1", 2, ["build Syracusae", "done"]),          # Aquileia costs 2 coins
+    ("build=best,colonists_toward=[food]", 2, ["build Aquileia", "build Syracusae"]),
+    ("build=best,colonists_toward=[food]", 1, ["build Aquileia", "done"]),      # one food: the wanted one
+    ("build=best,colonists_toward=[brick]", 1, ["build Syracusae", "done"]),
 ])
-def test_the_build_rule(rule, builds):
-    pos = _position(coins=10, goods=dict(brick=1, food=2), land=["Aquileia-Roma", "Roma-Syracusae"], sea=[])
+def test_the_build_rule(rule, food, builds):
+    pos = _position(coins=10, goods=dict(brick=1, food=food), land=["Aquileia-Roma", "Roma-Syracusae"], sea=[])
     # every other city a cloth city (unaffordable without cloth): no move can add a house to build now
     set_cities(pos, {c: "cloth" for c in pos["cities"] if c not in ("Aquileia", "Syracusae")})
     game = load(pos)

@@ -93,6 +93,29 @@ def test_forbidden_seat_never_buys_the_card(spec):
             game.apply(move)
 
 
+@pytest.mark.parametrize("spec", ["heuristic", "random", "greedy", "ismcts:iterations=40", "flatmc:iterations=40"])
+def test_forbidden_seat_never_copies_a_senator_that_could_only_buy_the_card(spec):
+    # a copied Senator has no `done` before its first purchase (the Diplomat's own done is that outcome):
+    # copying it here would force the purchase of the only affordable card
+    def diplomat_phase():
+        game = table({"tool": 1}, {"Senator": -1}, opponent_top="Senator")
+        game.apply("play Diplomat")
+        return game
+
+    game = diplomat_phase()
+    copy = [m for m in game.legal_moves() if game.text(m).startswith("copy Senator")]
+    assert len(copy) == 1
+    after = diplomat_phase()
+    after.apply(copy[0])
+    assert [after.text(m) for m in after.legal_moves()] == ["buy Architect/I"]
+    for seed in range(3):
+        bot = Intervention(make_bot(spec, seed=seed), kind("Architect"), FORBID)
+        bot._affordable = True
+        game = diplomat_phase()
+        move = bot.choose(game)
+        assert move in game.legal_moves() and move != copy[0]
+
+
 def _turn_start_index(rec, turn):
     g = Game.new(rec["board"], rec["players"], rec["seed"])
     for i, m in enumerate(rec["moves"]):
@@ -102,11 +125,22 @@ def _turn_start_index(rec, turn):
     raise AssertionError("turn not reached")
 
 
+def _treated_pair(cfg, treated, card):
+    """Both arms of the first scheduled game in which the treated seat gets its chance at the card.
+    Which game that is depends on how the bots play; in a game without the chance the arms are one game."""
+    for block in range(cfg.games):
+        force, forbid = (G.play_task(cfg.task(block, treated, card, arm)) for arm in ("force", "forbid"))
+        assert force["seed"] == forbid["seed"] and force["seats"] == forbid["seats"]
+        if force["trigger"] is not None:
+            return force, forbid
+        assert forbid["trigger"] is None and force["forced"] is None and force["moves"] == forbid["moves"]
+    raise AssertionError(f"no game of {cfg.games} gave seat {treated} a chance at {card}")
+
+
 def test_paired_arms_replay_the_same_seeds_and_differ_only_from_the_trigger():
     cfg = G.ResearchConfig.create("intervene", "heuristic", 3, "italia", seed=3, games=3, cards=["Weaver"])
     treated = 1
-    force, forbid = (G.play_task(cfg.task(0, treated, "Weaver", arm)) for arm in ("force", "forbid"))
-    assert force["seed"] == forbid["seed"] and force["seats"] == forbid["seats"]
+    force, forbid = _treated_pair(cfg, treated, "Weaver")
     weaver = kind("Weaver")
     market = G.compiled.rules().market
     # the first turn of the treated seat where a Weaver was affordable: the same in both arms
@@ -140,7 +174,7 @@ def test_seeds_do_not_depend_on_card_or_arm():
 def test_from_turn_moves_the_treatment_to_the_first_chance_from_that_turn():
     cfg = G.ResearchConfig.create("intervene", "heuristic", 3, "italia", seed=3, games=3, cards=["Architect"],
                                   from_round=6)
-    force, forbid = (G.play_task(cfg.task(0, 0, "Architect", arm)) for arm in ("force", "forbid"))
+    force, forbid = _treated_pair(cfg, 0, "Architect")
     architect = kind("Architect")
     market = G.compiled.rules().market
     first = next(t for t in force["purchases"] if t["seat"] == 0 and t["round"] >= 6 and

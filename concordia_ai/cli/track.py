@@ -75,8 +75,11 @@ def new(ctx, game_file, board, players, seed, names, cities, display, wine_varia
                 raise UserError("--seed is for a simulated game; a real table (--cities/--display) has no seed")
             b = compiled.board(board)
             city_goods = _parse_cities(cities, b, compiled.rules().goods)
-            market = [m.label for m in compiled.rules().market]
-            cards = [_resolve_item(c, market, "market card", "--display") for c in _split_list([display], "--display")]
+            # the opening display holds deck I cards only, so a card's name alone means its deck I card
+            opening = {m.name: m.label for m in compiled.rules().market if m.deck == 0}
+            market = [m.label for m in compiled.rules().market] + list(opening)
+            cards = [opening.get(label, label) for label in
+                     (_resolve_item(c, market, "market card", "--display") for c in _split_list([display], "--display"))]
             game = Game.from_table(board, players, city_goods, cards, name_list, wine_variant, intermediate_scoring)
             late = [c for c in game.to_json()["display"] if not c.endswith("/I")]
             if late:

@@ -10,7 +10,9 @@ same game up to that turn.
   the game as it likes (it may buy more copies later). When several routes reach the card, the one
   that pays least at market prices is taken (the Consul pays no position surcharge); on a tie, the
   Senator before the Consul before a Diplomat's copy, then the leftmost display position.
-- FORBID: from then on the seat never buys a card of that kind. In a turn where one is affordable:
+- FORBID: from then on the seat never buys a card of that kind. A Diplomat's copy of a Senator or
+  Consul that could buy only such cards counts as buying one: a copied card offers no `done` before its
+  first decision (that outcome is the Diplomat's own `done`). In a turn where one is affordable:
   - search bots (ismcts, flatmc) search the real position, and when their best move buys the card,
     the best-ranked allowed move is taken instead. Lookahead bias: the search's tree and playouts still
     let the seat buy the card later, so it values its future a little too highly, and it may play a
@@ -24,7 +26,7 @@ from __future__ import annotations
 from ..bots import Bot, FlatMCBot, IsmctsBot
 from ..game import Game
 from .. import compiled, core
-from .afford import CARD, card_kind, routes, turn_starts
+from .afford import CARD, COPY, card_kind, routes, turn_starts
 
 FORCE, FORBID = "force", "forbid"
 ARMS = (FORCE, FORBID)
@@ -78,12 +80,26 @@ class Intervention(Bot):
             self.forced = dict(card=state.display_card(slot), slot=slot, via=route.via, paid=paid,
                                coins=_coins(paid))
 
+    def _buys_it(self, state, move: int) -> bool:
+        t, slot, _ = core.decode(move)
+        return t == CARD and card_kind(state.display_card(slot)) == self.card
+
     def _banned(self, game) -> set[int]:
+        """The purchases of the kind, and a Diplomat's copy of a Senator or Consul that leaves only such
+        purchases: a copied card has no `done` before its first decision (the Diplomat's own `done` is
+        that outcome), so after that copy the card would have to be bought."""
         out = set()
         for m in game.legal_moves():
-            t, slot, _ = core.decode(m)
-            if t == CARD and card_kind(game.state.display_card(slot)) == self.card:
+            t, _, _ = core.decode(m)
+            if self._buys_it(game.state, m):
                 out.add(m)
+            elif t == COPY:
+                after = game.state.copy()
+                after.apply(m)
+                if after.turns == game.state.turns and after.decider == game.state.decider:
+                    then = after.legal_actions()
+                    if then and all(self._buys_it(after, x) for x in then):
+                        out.add(m)
         return out
 
     def _choose_without(self, game) -> int:
