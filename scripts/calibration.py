@@ -192,10 +192,13 @@ def main() -> None:
     else:
         gen = Parallel(n_jobs=args.jobs, return_as="generator")(
             delayed(one_game)(args.play, args.search, i, args.seed, args.per_game) for i in range(args.games))
-        rows = [r for rs in tqdm(gen, total=args.games, file=sys.stderr, desc="games") for r in rs]
-        with open(out / "positions.jsonl", "w") as f:
-            for r in rows:
-                f.write(json.dumps(r) + "\n")
+        rows = []
+        with open(out / "positions.jsonl", "w") as f:      # written as games finish: a cut run keeps its rows
+            for rs in tqdm(gen, total=args.games, file=sys.stderr, desc="games"):
+                for r in rs:
+                    f.write(json.dumps(r) + "\n")
+                f.flush()
+                rows += rs
     if args.fit:
         info = fit_map(rows, Path(args.fit), args)
         print(json.dumps(dict(fit=info["players"]["4"], cross_fitted=info["cross_fitted"])), file=sys.stderr)

@@ -81,10 +81,11 @@ def hint(game_file, seconds, iterations, jobs, top, step, intended, spec, seed, 
     error, expected final VP, VP margin over the best opponent, the loss against the top turn and
     the visits. For the top turn: what it changes now (coins, goods, houses, VP) and the most
     visited line after it, by player and turn.
-    The win % is the search's estimate (the share of its simulations the player wins), not a
-    calibrated probability. The output says in words when the answer is thin or unstable.
+    The win % is the probability of winning: the search's mean value through a calibration map
+    fitted on held-out self-play (results/judgement.md); VP is the expected final VP. The output
+    says in words when the answer is thin or unstable.
 
-    The default budget is 3 s of CPU time in each of as many search processes as the machine has
+    The default budget is 3 s of CPU time in each of as many search threads as the machine has
     cores, run at once (so about 3 s of wall time); --time S sets the CPU seconds per process,
     --iterations N an iteration budget (reproducible; one process unless --jobs).
     --step shows the old table of single sub-decisions; --move TURN judges the turn you intend.
