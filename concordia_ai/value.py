@@ -165,5 +165,21 @@ def calibrate(p: float, se: float, players: int) -> tuple[float, float]:
     return float(out), float(se * slope)
 
 
+def reliability(p: np.ndarray, y: np.ndarray, bins: int = 10) -> tuple[float, list[dict]]:
+    """Expected calibration error over `bins` equal-width bins of the predicted probability p against the
+    outcomes y (0/1), and the reliability table (per bin: n, mean predicted, observed frequency)."""
+    p, y = np.asarray(p, dtype=float), np.asarray(y, dtype=float)
+    edges = np.linspace(0, 1, bins + 1)
+    k = np.clip(np.digitize(p, edges[1:-1]), 0, bins - 1)
+    ece, table = 0.0, []
+    for b in range(bins):
+        m = k == b
+        if m.any():
+            ece += m.mean() * abs(p[m].mean() - y[m].mean())
+            table.append(dict(bin=f"{edges[b]:.1f}-{edges[b + 1]:.1f}", n=int(m.sum()),
+                              predicted=round(float(p[m].mean()), 4), observed=round(float(y[m].mean()), 4)))
+    return float(ece), table
+
+
 def metadata(meta: Path = META) -> dict:
     return json.loads(Path(meta).read_text(encoding="utf-8"))

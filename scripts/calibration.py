@@ -29,6 +29,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from concordia_ai import value  # noqa: E402
+from concordia_ai.value import reliability  # noqa: E402
 from concordia_ai.bots import MAX_TURNS, make_bot, parse_spec  # noqa: E402
 from concordia_ai.game import Game  # noqa: E402
 from concordia_ai.search import SearchConfig, search  # noqa: E402
@@ -68,19 +69,6 @@ def one_game(play: str, search_spec: str, game_id: int, seed: int, per_game: int
                          visits=res.best.visits, iterations=res.iterations, net_win=p_net[seat],
                          net_vp=vp_net[seat]))
     return rows
-
-
-def reliability(p: np.ndarray, y: np.ndarray, bins: int = 10) -> tuple[float, list[dict]]:
-    edges = np.linspace(0, 1, bins + 1)
-    k = np.clip(np.digitize(p, edges[1:-1]), 0, bins - 1)
-    ece, table = 0.0, []
-    for b in range(bins):
-        m = k == b
-        if m.any():
-            ece += m.mean() * abs(p[m].mean() - y[m].mean())
-            table.append(dict(bin=f"{edges[b]:.1f}-{edges[b + 1]:.1f}", n=int(m.sum()),
-                              predicted=round(float(p[m].mean()), 4), observed=round(float(y[m].mean()), 4)))
-    return float(ece), table
 
 
 def summary(rows: list[dict], key: str, vp_key: str) -> dict:

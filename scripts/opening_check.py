@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import math
 import sys
 from pathlib import Path
 
@@ -25,20 +24,11 @@ sys.path.insert(0, str(ROOT))
 
 from concordia_ai import value  # noqa: E402
 from concordia_ai.bots import parse_spec  # noqa: E402
+from concordia_ai.ratings import wilson  # noqa: E402
 from concordia_ai.game import Game  # noqa: E402
 from concordia_ai.search import SearchConfig, search  # noqa: E402
 
 BOARDS = ("imperium", "italia", "creta", "aegyptus")
-
-
-def wilson(k: int, n: int, z: float = 1.959964) -> tuple[float, float]:
-    if n == 0:
-        return 0.0, 1.0
-    p = k / n
-    d = 1 + z * z / n
-    c = (p + z * z / (2 * n)) / d
-    h = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / d
-    return c - h, c + h
 
 
 def seat_rates(paths: list[str]) -> dict:

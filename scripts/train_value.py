@@ -197,25 +197,11 @@ def fit(ds: list[dict], hidden: int, epochs: int, seed: int, vp_weight: float, v
                 w_vp=prm["w_vp"].astype(np.float32), b_vp=np.float32(prm["b_vp"]), vp_scale=np.float32(vp_scale))
 
 
-def calibration(p: np.ndarray, y: np.ndarray, bins: int = 10) -> tuple[float, list[dict]]:
-    """Expected calibration error over equal-width bins, and the reliability table."""
-    edges = np.linspace(0, 1, bins + 1)
-    k = np.clip(np.digitize(p, edges[1:-1]), 0, bins - 1)
-    ece, table = 0.0, []
-    for b in range(bins):
-        m = k == b
-        if not m.any():
-            continue
-        ece += m.mean() * abs(p[m].mean() - y[m].mean())
-        table.append(dict(bin=b, n=int(m.sum()), predicted=float(p[m].mean()), observed=float(y[m].mean())))
-    return float(ece), table
-
-
 def evaluate(w: dict, d: dict) -> dict:
     p, vp = value.forward_numpy(w, d["x"].astype(np.float32))
     n = d["x"].shape[1]
     y = np.eye(n)[d["winner"]]
-    ece, table = calibration(p.ravel(), y.ravel())
+    ece, table = value.reliability(p.ravel(), y.ravel())
     return dict(positions=int(len(p)), games=int(len(np.unique(d["game"]))),
                 log_loss=float(-np.mean(np.log(np.clip(p[y == 1], 1e-9, 1)))),
                 log_loss_uniform=float(np.log(n)),

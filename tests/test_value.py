@@ -180,3 +180,9 @@ def test_a_search_reports_its_raw_mean_beside_the_calibrated_win():
     best = r.best
     assert best.win_raw is not None and 0 <= best.win_raw <= 1
     assert best.win == pytest.approx(value.calibrate(best.win_raw, 0.0, 4)[0])
+
+
+def test_reliability_gives_the_expected_calibration_error():
+    ece, table = value.reliability([0.05, 0.05, 0.95, 0.95], [0, 1, 1, 1])
+    assert ece == pytest.approx(0.5 * 0.45 + 0.5 * 0.05)
+    assert [(t["bin"], t["n"], t["observed"]) for t in table] == [("0.0-0.1", 2, 0.5), ("0.9-1.0", 2, 1.0)]
