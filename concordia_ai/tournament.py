@@ -8,8 +8,10 @@ same stack order), and the block's `players` games rotate the block's lineup thr
 (rotation r puts lineup[(s - r) % P] in seat s), so each bot sits in each seat equally often on the
 same deals. The lineup: the bots themselves when there are as many as seats; repeated in turn when
 there are fewer (for an SPRT between two bots with more than two seats: the candidate against copies
-of the baseline); when there are more bots than seats, block b takes the b-th combination of bots
-(balanced after every C(bots, players) blocks). A game is identified by (block, rotation); its index
+of the baseline); when there are more bots than seats, a balanced draw (`balanced_lineups`): after
+every block, each bot has played in as many blocks as any other, give or take one, and pairs of bots
+meet as evenly as the greedy choice allows, so a tournament stopped early is still fair. (Configs
+written before this schedule existed carry no `order` field and keep their b-th-combination order.) A game is identified by (block, rotation); its index
 is block * players + rotation, and every seed derives from the tournament seed and that key, so a
 game is reproducible alone and a resumed run plays exactly the games still missing.
 
@@ -25,6 +27,7 @@ Workers (loky or local Dask) end when the parent process ends (concordia_ai.work
 """
 from __future__ import annotations
 
+import functools
 import hashlib
 import itertools
 import json
@@ -43,6 +46,7 @@ LOG_NAME = "games.jsonl"
 CONFIG_NAME = "tournament.json"
 FORMAT = "concordia-tournament"
 VERSION = 1
+ORDERS = ("balanced", "lexicographic")    # lineups when there are more bots than seats
 
 
 class TournamentError(ConcordiaError):
@@ -87,10 +91,11 @@ class TournamentConfig:
     games: int = 32                       # rounded up to whole blocks
     sprt: tuple[float, float] | None = None
     game_options: dict = field(default_factory=dict)
+    order: str = "balanced"               # lineups with more bots than seats; see balanced_lineups
 
     @classmethod
     def create(cls, bots, players: int | None = None, board: str = "imperium", seed: int = 0,
-               games: int | None = None, sprt=None, **game_options) -> "TournamentConfig":
+               games: int | None = None, sprt=None, order: str = "balanced", **game_options) -> "TournamentConfig":
         """Check everything and build a config; `bots` is {name: spec} or [(name, spec)]."""
         items = list(bots.items()) if isinstance(bots, dict) else list(bots)
         if not items:
@@ -128,8 +133,10 @@ class TournamentConfig:
             games = 1000 * players if sprt else 8 * players
         if isinstance(games, bool) or not isinstance(games, int) or not 1 <= games <= limits.TOURNAMENT_GAMES.high:
             raise TournamentError(f"--games: {limits.shown(games)} must be {limits.TOURNAMENT_GAMES.valid}")
+        if order not in ORDERS:
+            raise TournamentError(f"order: {limits.shown(order)}; valid: {', '.join(ORDERS)}")
         games = math.ceil(games / players) * players
-        return cls(tuple(entries), players, board.strip().lower(), seed, games, sprt, dict(game_options))
+        return cls(tuple(entries), players, board.strip().lower(), seed, games, sprt, dict(game_options), order)
 
     # -------------------------------------------------------- schedule
     @property
@@ -142,6 +149,8 @@ class TournamentConfig:
             return [0] + [1] * (p - 1)
         if n <= p:
             return [i % n for i in range(p)]
+        if self.order == "balanced":
+            return balanced_lineups(n, p, block + 1)[block]
         combos = list(itertools.combinations(range(n), p))
         return list(combos[block % len(combos)])
 
@@ -162,7 +171,8 @@ class TournamentConfig:
     def to_json(self) -> dict:
         return dict(format=FORMAT, version=VERSION, bots=[asdict(b) for b in self.bots], players=self.players,
                     map=self.board, seed=self.seed, games=self.games,
-                    sprt=list(self.sprt) if self.sprt else None, game_options=self.game_options)
+                    sprt=list(self.sprt) if self.sprt else None, game_options=self.game_options,
+                    order=self.order)
 
     @classmethod
     def from_json(cls, data: dict, where: str = "tournament.json") -> "TournamentConfig":
@@ -170,17 +180,59 @@ class TournamentConfig:
             raise TournamentError(f"{where}: not a tournament configuration (format {FORMAT!r})")
         try:
             return cls.create([(b["name"], b["spec"]) for b in data["bots"]], data["players"], data["map"],
-                              data["seed"], data["games"], data.get("sprt"), **(data.get("game_options") or {}))
+                              data["seed"], data["games"], data.get("sprt"),
+                              data.get("order", "lexicographic"), **(data.get("game_options") or {}))
         except (KeyError, TypeError) as e:
             raise TournamentError(f"{where}: missing or bad field {e}") from None
 
     def same_match(self, other: "TournamentConfig") -> str | None:
         """The first field (other than the number of games) in which two configs differ, or None."""
         a, b = self.to_json(), other.to_json()
-        for key in ("bots", "players", "map", "seed", "sprt", "game_options"):
+        for key in ("bots", "players", "map", "seed", "sprt", "game_options", "order"):
             if a[key] != b[key]:
                 return key
         return None
+
+
+@functools.lru_cache(maxsize=8)
+def _lineup_table(n: int, p: int, blocks: int) -> tuple[tuple[int, ...], ...]:
+    counts = [0] * n
+    met = [[0] * n for _ in range(n)]
+    combos = list(itertools.combinations(range(n), p)) if math.comb(n, p) <= 5000 else None
+    table = []
+    for block in range(blocks):
+        if combos is not None:
+            # the whole lineup at once: fewest blocks played in total, then fewest meetings among its
+            # bots; the rotating tie-break spreads the choice over equal lineups
+            k = len(combos)
+            best = min(range(k), key=lambda c: (sum(counts[i] for i in combos[c]),
+                                                sum(met[i][j] for i, j in itertools.combinations(combos[c], 2)),
+                                                (c - block * 7919) % k))
+            chosen = list(combos[best])
+        else:
+            chosen = []
+            for _ in range(p):      # too many lineups to compare: the same rule bot by bot
+                pick = min((i for i in range(n) if i not in chosen),
+                           key=lambda i: (counts[i], sum(met[i][j] for j in chosen), (i - block) % n))
+                chosen.append(pick)
+        for i in chosen:
+            counts[i] += 1
+            for j in chosen:
+                if j != i:
+                    met[i][j] += 1
+        table.append(tuple(sorted(chosen)))
+    return tuple(table)
+
+
+def balanced_lineups(n: int, p: int, blocks: int) -> list[list[int]]:
+    """The lineups of the first `blocks` blocks when n bots share p < n seats. Block by block each bot
+    lineup is the one whose bots have played the fewest blocks, then whose bots have met least, so the
+    numbers of blocks played never differ by more than one, whatever the prefix (above 5,000 possible
+    lineups the choice is made bot by bot with the same rule). Lineups may repeat."""
+    size = 64
+    while size < blocks:
+        size *= 2               # grow the cached table in doublings (a prefix of a longer table is the same)
+    return [list(t) for t in _lineup_table(n, p, size)[:blocks]]
 
 
 def derive_seed(*parts: int) -> int:

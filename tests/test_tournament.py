@@ -1,4 +1,5 @@
 """`concordia tournament` and `concordia rate`: seat rotation, crash-safe resumable logs, summary, SPRT."""
+import itertools
 import json
 from collections import Counter
 
@@ -7,7 +8,7 @@ from click.testing import CliRunner
 
 from concordia_ai import ratings
 from concordia_ai.cli import main
-from concordia_ai.tournament import TournamentConfig, play_task, read_log
+from concordia_ai.tournament import TournamentConfig, TournamentError, balanced_lineups, play_task, read_log
 
 
 def run(*args, code=0):
@@ -186,6 +187,39 @@ def test_more_bots_than_seats_and_fewer():
     assert set(seats.values()) == {4}
     rec = play_task(cfg.task(0, 1))
     assert rec["index"] == 1 and len(rec["seats"]) == 4
+
+
+@pytest.mark.parametrize("n,p,blocks", [(10, 4, 1), (10, 4, 7), (10, 4, 53), (10, 3, 50), (10, 2, 45), (20, 5, 30)])
+def test_balanced_lineups_keep_every_prefix_fair(n, p, blocks):
+    lineups = balanced_lineups(n, p, blocks)
+    assert len(lineups) == blocks and all(len(set(line)) == p for line in lineups)
+    for k in range(1, blocks + 1):
+        played = Counter(i for line in lineups[:k] for i in line)
+        counts = [played.get(i, 0) for i in range(n)]
+        assert max(counts) - min(counts) <= 1, (k, counts)
+    # a prefix does not depend on how far the schedule is asked for
+    assert balanced_lineups(n, p, blocks) == balanced_lineups(n, p, 500)[:blocks]
+
+
+def test_ten_bots_four_seats_meet_evenly():
+    # 35 blocks: every bot in 14, and no pair of bots kept apart
+    lineups = balanced_lineups(10, 4, 35)
+    met = Counter(pair for line in lineups for pair in itertools.combinations(line, 2))
+    assert len(met) == 45 and min(met.values()) >= 3 and max(met.values()) <= 7
+
+
+def test_old_tournament_folders_keep_their_order():
+    bots = {c: "random" for c in "abcde"}
+    new = TournamentConfig.create(bots, players=3, games=30)
+    data = new.to_json()
+    assert data["order"] == "balanced" and TournamentConfig.from_json(data) == new
+    del data["order"]                      # a tournament.json from before the balanced schedule
+    old = TournamentConfig.from_json(data)
+    assert old.order == "lexicographic"
+    assert [old.lineup(b) for b in range(10)] == [list(c) for c in itertools.combinations(range(5), 3)]
+    assert new.same_match(old) == "order"
+    with pytest.raises(TournamentError, match="order"):
+        TournamentConfig.create(bots, players=3, order="shuffled")
 
 
 def test_dask_backend(tmp_path):

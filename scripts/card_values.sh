@@ -1,0 +1,32 @@
+#!/usr/bin/env bash
+# The published card-value runs of results/card-values/ (issue 10). Every run resumes: rerunning this
+# script after a stop plays only the missing games. BOT is the headline bot: the default ISMCTS
+# configuration (eval=net, root_floor=0.2, rollout_turns=8) at 1,000 iterations per decision, the
+# budget two cores allow for thousands of games (the default is 5,000). HEUR runs add breadth.
+set -u
+cd "$(dirname "$0")/.."
+C=${CONCORDIA:-.venv/bin/concordia}
+BOT=${BOT:-ismcts:iterations=1000}
+JOBS=${JOBS:-1}
+OUT=results/card-values
+run() {  # run DIR COMMAND ARGS...: start, or resume when DIR already holds a run
+    local dir=$1; shift
+    if [ -f "$dir/research.json" ]; then "$C" research "$1" --out "$dir" --resume --games "$GAMES" --jobs "$JOBS" --quiet > /dev/null
+    else "$C" research "$@" --out "$dir" --games "$GAMES" --jobs "$JOBS" --quiet > /dev/null; fi
+    echo "$(date -u +%FT%TZ) done $dir" >&2
+}
+what=${1:-ismcts}
+if [ "$what" = heuristic ]; then
+    for cfg in "imperium 4" "italia 3" "italia 2"; do set -- $cfg
+        d=$OUT/$1-${2}p/heuristic
+        GAMES=200 run $d-intervene intervene --card all --map $1 --players $2 --bot heuristic --seed 10
+        GAMES=4000 run $d-cards cards --map $1 --players $2 --bot heuristic --seed 11
+    done
+else
+    for cfg in "imperium 4" "italia 3" "italia 2"; do set -- $cfg
+        GAMES=40 run $OUT/$1-${2}p/ismcts-intervene intervene --card all --map $1 --players $2 --bot "$BOT" --seed 10
+    done
+    for cfg in "imperium 4" "italia 3" "italia 2"; do set -- $cfg
+        GAMES=400 run $OUT/$1-${2}p/ismcts-cards cards --map $1 --players $2 --bot "$BOT" --seed 11
+    done
+fi
