@@ -4,21 +4,13 @@ Whole-turn hints, --move, play --suggested: tests/test_cli_turns.py."""
 import hashlib
 import json
 
-from click.testing import CliRunner
 
 from concordia_ai.bots import describe_bots, make_bot
-from concordia_ai.cli import main
 from concordia_ai.game import Game
 from concordia_ai.gamefile import GameFile
+from cli_helpers import run
 
 DISPLAY = "Architect/I,Prefect/I,Mercator/I,Colonist/I,Diplomat/I,Mason/I,Farmer/I"
-
-
-def run(*args, code=0):
-    result = CliRunner().invoke(main, [str(a) for a in args])
-    assert result.exit_code == code, (args, result.stdout, result.stderr)
-    assert "Traceback" not in result.stderr
-    return result
 
 
 def digest(path):

@@ -8,17 +8,11 @@ from click.testing import CliRunner
 from concordia_ai.cli import main
 from concordia_ai.game import Game
 from positions import base, gds, set_player, set_pm, set_turn
+from cli_helpers import run
 
 DISPLAY = "Architect/I,Prefect/I,Mercator/I,Colonist/I,Diplomat/I,Mason/I,Farmer/I"
 TABLE_MOVES = ["play Senator", "buy Mason/I paying brick", "done", "reveal Smith/I",
                "play Architect", "move land Roma > Novaria-Roma", "build Novaria", "done", "play Prefect"]
-
-
-def run(*args, code=0):
-    result = CliRunner().invoke(main, [str(a) for a in args])
-    assert result.exit_code == code, (args, result.stdout, result.stderr)
-    assert "Traceback" not in result.stderr
-    return result
 
 
 def refused(*args, key, folder=None):

@@ -1,19 +1,11 @@
 """Tracking a game with the CLI: new, show, moves, play, undo, score; a simulated and a real table."""
 import json
 
-from click.testing import CliRunner
 
-from concordia_ai.cli import main
 from concordia_ai.game import Game
+from cli_helpers import run
 
 DISPLAY = "Architect/I,Prefect/I,Mercator/I,Colonist/I,Diplomat/I,Mason/I,Farmer/I"
-
-
-def run(*args, code=0):
-    result = CliRunner().invoke(main, [str(a) for a in args])
-    assert result.exit_code == code, (args, result.stdout, result.stderr)
-    assert "Traceback" not in result.stderr
-    return result
 
 
 def table_cities(seed=5):

@@ -3,9 +3,7 @@ import hashlib
 import json
 
 import pytest
-from click.testing import CliRunner
 
-from concordia_ai.cli import main
 from concordia_ai.cli.budget import search_budget
 from concordia_ai.cli.app import UserError
 from concordia_ai.game import CHANCE, Game
@@ -13,16 +11,10 @@ from concordia_ai.gamefile import GameFile
 from concordia_ai.search import SearchConfig, TurnCandidate, merge_turns, rank_turns, search, win_se
 from concordia_ai.turns import (hint_warnings, line_after, parse_turn, recorded_turns, turn_effect, turn_over)
 from concordia_ai.notation import NotationError
+from cli_helpers import new_game, run
 
 ARCH = "play Architect; move sea Roma > Carthago-Massilia; build Massilia; build Carthago; done"
 DISPLAY = "Architect/I,Prefect/I,Mercator/I,Colonist/I,Diplomat/I,Mason/I,Farmer/I"
-
-
-def run(*args, code=0):
-    result = CliRunner().invoke(main, [str(a) for a in args])
-    assert result.exit_code == code, (args, result.stdout, result.stderr)
-    assert "Traceback" not in result.stderr
-    return result
 
 
 def digest(path):
@@ -34,12 +26,6 @@ def one_line_error(result, *words):
     assert len(lines) == 1 and lines[0].startswith("error: "), result.stderr
     for w in words:
         assert w in lines[0], (w, lines[0])
-
-
-def new_game(tmp_path, name="game.json"):
-    f = tmp_path / name
-    run("new", f, "--players", 3, "--seed", 7, "--names", "Ann,Bob,Cid")
-    return f
 
 
 def assert_whole_turn(game, moves):

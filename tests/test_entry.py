@@ -4,20 +4,13 @@ import itertools
 import json
 
 import pytest
-from click.testing import CliRunner
 
 from concordia_ai import costs, entry
-from concordia_ai.cli import main
 from concordia_ai.game import Game
 from concordia_ai.gamefile import GameFile, GameFileError
 
 from positions import base, gds, load, set_player, set_turn
-
-
-def run(*args, code=0):
-    result = CliRunner().invoke(main, [str(a) for a in args])
-    assert result.exit_code == code, (args, result.stdout, result.stderr)
-    return result
+from cli_helpers import run
 
 
 def mercator(coins=0, **goods):

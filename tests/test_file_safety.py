@@ -9,20 +9,13 @@ import sys
 import time
 
 import pytest
-from click.testing import CliRunner
 
 from concordia_ai import tournament
 from concordia_ai.atomicio import open_append, open_update, write_atomic
-from concordia_ai.cli import main
 from concordia_ai.tournament import TournamentConfig, TournamentError, prepare
+from cli_helpers import run
 
 CLI = [sys.executable, "-c", "from concordia_ai.cli import main; main()"]
-
-
-def run(*args, code=0):
-    result = CliRunner().invoke(main, [str(a) for a in args])
-    assert result.exit_code == code, (result.output, result.exception)
-    return result
 
 
 def config():

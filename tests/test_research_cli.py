@@ -2,27 +2,12 @@
 import json
 
 import pytest
-from click.testing import CliRunner
 
-from concordia_ai.cli import main
 from concordia_ai.research import games as G
+from cli_helpers import error_line, run
 
 FAST = ["--map", "italia", "--players", 2, "--bot", "heuristic", "--seed", 3, "--jobs", 1, "--bootstrap", 50,
         "--min-n", 2, "-q"]
-
-
-def run(*args, code=0):
-    result = CliRunner().invoke(main, [str(a) for a in args])
-    assert result.exit_code == code, (args, result.stdout, result.stderr)
-    assert "Traceback" not in result.stderr
-    return result
-
-
-def error_line(result, *words):
-    lines = result.stderr.strip().splitlines()
-    assert len(lines) == 1 and lines[0].startswith("error: "), result.stderr
-    for w in words:
-        assert w in lines[0], (w, lines[0])
 
 
 def keys(out):

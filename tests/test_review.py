@@ -3,24 +3,16 @@ import hashlib
 import json
 
 import pytest
-from click.testing import CliRunner
 
 from concordia_ai import review as rv
 from concordia_ai.bots import make_bot
-from concordia_ai.cli import main
 from concordia_ai.game import Game
 from concordia_ai.gamefile import GameFile
 from concordia_ai.search import SearchConfig, search
 from concordia_ai.turns import recorded_turns
+from cli_helpers import run
 
 PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
-
-
-def run(*args, code=0):
-    result = CliRunner().invoke(main, [str(a) for a in args])
-    assert result.exit_code == code, (args, result.stdout, result.stderr)
-    assert "Traceback" not in result.stderr
-    return result
 
 
 @pytest.fixture

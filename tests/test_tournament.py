@@ -4,25 +4,10 @@ import json
 from collections import Counter
 
 import pytest
-from click.testing import CliRunner
 
 from concordia_ai import ratings
-from concordia_ai.cli import main
 from concordia_ai.tournament import TournamentConfig, TournamentError, balanced_lineups, play_task, read_log
-
-
-def run(*args, code=0):
-    result = CliRunner().invoke(main, [str(a) for a in args])
-    assert result.exit_code == code, (args, result.stdout, result.stderr)
-    assert "Traceback" not in result.stderr
-    return result
-
-
-def error_line(result, *words):
-    lines = result.stderr.strip().splitlines()
-    assert len(lines) == 1 and lines[0].startswith("error: "), result.stderr
-    for w in words:
-        assert w in lines[0], (w, lines[0])
+from cli_helpers import error_line, run
 
 
 def log_lines(out):
