@@ -39,7 +39,7 @@ FORMAT = "concordia-research"
 VERSION = 1
 EXPERIMENTS = ("selfplay", "intervene")
 CHECK_ROUNDS = (5, 10, 15, 20, 25, 30)     # a seat's k-th turn: where the marginal VP of a god is taken
-DEFAULT_BOT = "ismcts"                     # today's default bot; the lead switches it with the new default
+DEFAULT_BOT = "ismcts"                     # the default search (value model at the cut-off, visit floor 0.2)
 
 
 class ResearchError(ConcordiaError):
