@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # The published card-value runs of results/card-values/ (issue 10). Every run resumes: rerunning this
-# script after a stop plays only the missing games. BOT is the headline bot: the default ISMCTS
-# configuration (eval=net, root_floor=0.2, rollout_turns=8) at 1,000 iterations per decision, the
-# budget two cores allow for thousands of games (the default is 5,000). HEUR runs add breadth.
+# script after a stop plays only the missing games (and --games may be raised to extend a run).
+# BOT is the headline bot: the default ISMCTS configuration (eval=net, root_floor=0.2, rollout_turns=8)
+# at 1,000 iterations per decision, the budget two cores allowed for a few thousand games in one
+# session (the default is 5,000). The heuristic runs add breadth (about 0.03 CPU s per game).
 set -u
 cd "$(dirname "$0")/.."
 C=${CONCORDIA:-.venv/bin/concordia}
@@ -15,18 +16,24 @@ run() {  # run DIR COMMAND ARGS...: start, or resume when DIR already holds a ru
     else "$C" research "$@" --out "$dir" --games "$GAMES" --jobs "$JOBS" --quiet > /dev/null; fi
     echo "$(date -u +%FT%TZ) done $dir" >&2
 }
-what=${1:-ismcts}
-if [ "$what" = heuristic ]; then
+intervene() {  # intervene MAP PLAYERS PAIRS-PER-CARD
+    GAMES=$3 run $OUT/$1-${2}p/ismcts-intervene intervene --card all --map $1 --players $2 --bot "$BOT" --seed 10
+}
+selfplay() {  # selfplay MAP PLAYERS GAMES
+    GAMES=$3 run $OUT/$1-${2}p/ismcts-cards cards --map $1 --players $2 --bot "$BOT" --seed 11
+}
+if [ "${1:-ismcts}" = heuristic ]; then
     for cfg in "imperium 4" "italia 3" "italia 2"; do set -- $cfg
         d=$OUT/$1-${2}p/heuristic
         GAMES=200 run $d-intervene intervene --card all --map $1 --players $2 --bot heuristic --seed 10
         GAMES=4000 run $d-cards cards --map $1 --players $2 --bot heuristic --seed 11
     done
 else
-    for cfg in "imperium 4" "italia 3" "italia 2"; do set -- $cfg
-        GAMES=40 run $OUT/$1-${2}p/ismcts-intervene intervene --card all --map $1 --players $2 --bot "$BOT" --seed 10
-    done
-    for cfg in "imperium 4" "italia 3" "italia 2"; do set -- $cfg
-        GAMES=400 run $OUT/$1-${2}p/ismcts-cards cards --map $1 --players $2 --bot "$BOT" --seed 11
-    done
+    # pairs per card: 10 seed blocks in 4 and 3 players, 15 in 2 players (a block is P pairs per card)
+    intervene imperium 4 40
+    selfplay imperium 4 240
+    intervene italia 3 30
+    intervene italia 2 30
+    selfplay italia 3 240
+    selfplay italia 2 240
 fi
