@@ -22,18 +22,29 @@ intervene() {  # intervene MAP PLAYERS PAIRS-PER-CARD
 selfplay() {  # selfplay MAP PLAYERS GAMES
     GAMES=$3 run $OUT/$1-${2}p/ismcts-cards cards --map $1 --players $2 --bot "$BOT" --seed 11
 }
+# Steps: with no argument, or `ismcts`, every ISMCTS run in order of need; `heuristic` the heuristic runs;
+# or name ISMCTS steps, e.g. `scripts/card_values.sh selfplay-italia-3 intervene-italia-2` (two chains
+# of different steps may run at once: they write different folders).
+step() {  # step NAME: intervene-MAP-P or selfplay-MAP-P with the published game counts
+    case $1 in
+        intervene-imperium-4) intervene imperium 4 40 ;;   # pairs per card: 10 seed blocks
+        intervene-italia-3) intervene italia 3 30 ;;       # 10 seed blocks
+        intervene-italia-2) intervene italia 2 30 ;;       # 15 seed blocks
+        selfplay-imperium-4) selfplay imperium 4 240 ;;
+        selfplay-italia-3) selfplay italia 3 240 ;;
+        selfplay-italia-2) selfplay italia 2 240 ;;
+        *) echo "unknown step $1" >&2; exit 2 ;;
+    esac
+}
 if [ "${1:-ismcts}" = heuristic ]; then
     for cfg in "imperium 4" "italia 3" "italia 2"; do set -- $cfg
         d=$OUT/$1-${2}p/heuristic
         GAMES=200 run $d-intervene intervene --card all --map $1 --players $2 --bot heuristic --seed 10
         GAMES=4000 run $d-cards cards --map $1 --players $2 --bot heuristic --seed 11
     done
+elif [ "${1:-ismcts}" = ismcts ]; then
+    for s in intervene-imperium-4 selfplay-imperium-4 intervene-italia-3 intervene-italia-2 selfplay-italia-3 \
+             selfplay-italia-2; do step $s; done
 else
-    # pairs per card: 10 seed blocks in 4 and 3 players, 15 in 2 players (a block is P pairs per card)
-    intervene imperium 4 40
-    selfplay imperium 4 240
-    intervene italia 3 30
-    intervene italia 2 30
-    selfplay italia 3 240
-    selfplay italia 2 240
+    for s in "$@"; do step "$s"; done
 fi
