@@ -102,7 +102,8 @@ def markdown(report: dict) -> str:
            f"({report['bootstrap']} resamples).", "",
            "Made by:", "", "```", "scripts/ladder.sh          # the tournaments (resumable), logs in results/ladder/*/",
            f"python3 scripts/ladder.py --bootstrap {report['bootstrap']}   # this report, ladder.json and ladder.png",
-           "```", "", "![ladder](ladder.png)", ""]
+           "```", "", "What the ladder shows, and what it does not, is in [judgement.md](judgement.md#6-the-strength-ladder).",
+           "", "![ladder](ladder.png)", ""]
     for s in report["settings"]:
         g = s["gain_per_doubling"]
         out += [f"## {s['title']}", "",
