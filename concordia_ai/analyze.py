@@ -140,7 +140,7 @@ def turn_dicts(game: Game, result: SearchResult, lines: int | None) -> list[dict
 def flat_candidates(game: Game, config: SearchConfig) -> tuple[list[dict], int]:
     """Flat Monte Carlo statistics: visits and mean reward per legal move (no win rate or VP estimate)."""
     from . import core
-    stats, iterations = core.flat_monte_carlo(game.state, config.core_dict())
+    stats, iterations = core.flat_monte_carlo(game.state, config.core_dict(players=game.n_players))
     legal = game.legal_moves()
     stats = sorted(stats, key=lambda s: (s[2], -legal.index(s[0])), reverse=True)
     return [dict(move=game.text(a), visits=int(v), winrate=None, scoreLead=None, vp=None, utility=round(m, 4),

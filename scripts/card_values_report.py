@@ -74,7 +74,7 @@ def setting_summary(key: str, title: str, reps: int, headline: str) -> dict | No
         c = rep["config"]
         out["runs"][run] = dict(bot=c["bot"], experiment=c["experiment"], seed=c["seed"], games=rep["games"],
                                 planned=rep["planned_games"], blocks=rep["blocks"], truncated=rep["truncated"])
-    for bot in ("heuristic", headline):
+    for bot in ("heuristic", headline, f"{headline}-net"):
         rep = runs.get(f"{bot}-intervene")
         if rep:
             rows = rep["interventions"]
@@ -108,11 +108,13 @@ def markdown(summary: dict) -> str:
         out += [f"## {s['title']}", "", "| run | bot | games | seed blocks |", "|---|---|---:|---:|"]
         for run, r in s["runs"].items():
             out.append(f"| {run} | `{r['bot']}` | {r['games']} of {r['planned']} | {r['blocks']} |")
-        for bot in (summary["headline"], "heuristic"):
+        for bot in (summary["headline"], f"{summary['headline']}-net", "heuristic"):
             cards = s.get(f"{bot}_cards")
             if not cards:
                 continue
-            out += ["", f"### Interventions, {bot}" + (" (headline)" if bot == summary["headline"] else " (breadth)"),
+            label = {summary["headline"]: " (headline)", "heuristic": " (breadth)"}.get(
+                bot, " (the value model in 2 players: not today's default there)")
+            out += ["", f"### Interventions, {bot}" + label,
                     "", f"Median card effect (the field): {cards['field_vp']:+.1f} VP.", "",
                     "| card | pairs | turn | price | VP diff [95% CI] | win diff, points [95% CI] | verdict |",
                     "|---|---:|---:|---:|---|---|---|"]
@@ -121,7 +123,7 @@ def markdown(summary: dict) -> str:
                 p = "" if c["price"] is None else f"{c['price']:.1f}"
                 out.append(f"| {c['card']} | {c['n']} | {t} | {p} | {fmt(c['vp_diff'])} | "
                            f"{fmt(c['win_diff'], pct=True)} | {c['verdict']} |")
-        for bot in (summary["headline"], "heuristic"):
+        for bot in (summary["headline"], f"{summary['headline']}-net", "heuristic"):
             seats = s.get(f"{bot}_seats")
             if not seats:
                 continue

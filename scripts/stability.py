@@ -67,7 +67,7 @@ def one(k: int, spec: str, budgets: list[float], seeds: int) -> dict:
         opts = dict(options, seconds=b, iterations=0)
         choices = []
         for s in range(seeds):
-            res = _run(game.state, SearchConfig(**opts, seed=1000 * k + s).core_dict())
+            res = _run(game.state, SearchConfig(**opts, seed=1000 * k + s).core_dict(players=game.n_players))
             choices.append(whole_turn(game, res["children"][0]["pv"]))
         counts = Counter(choices)
         top, n = counts.most_common(1)[0]

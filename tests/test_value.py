@@ -186,3 +186,15 @@ def test_reliability_gives_the_expected_calibration_error():
     ece, table = value.reliability([0.05, 0.05, 0.95, 0.95], [0, 1, 1, 1])
     assert ece == pytest.approx(0.5 * 0.45 + 0.5 * 0.05)
     assert [(t["bin"], t["n"], t["observed"]) for t in table] == [("0.0-0.1", 2, 0.5), ("0.9-1.0", 2, 1.0)]
+
+
+@pytest.mark.parametrize("players,same_as", [(2, "hand"), (3, "net"), (5, "net")])
+def test_auto_evaluation_is_the_hand_formula_with_two_players_and_the_model_otherwise(players, same_as):
+    from concordia_ai.search import effective_eval
+    assert SearchConfig().eval == "auto" and effective_eval("auto", players) == same_as
+    game = Game.new("italia", players, 9)
+    auto = search(game, SearchConfig(iterations=800, seed=3))
+    fixed = search(game, SearchConfig(iterations=800, seed=3, eval=same_as))
+    assert [(c.move, c.visits, c.win) for c in auto.candidates] == [(c.move, c.visits, c.win) for c in fixed.candidates]
+    if same_as == "hand":      # no calibration map for the hand formula: the shown figure is the raw mean
+        assert all(c.win == c.win_raw for c in auto.candidates)

@@ -121,7 +121,7 @@ def _ranked(bot: Bot, game) -> list[int]:
     if isinstance(bot, IsmctsBot):
         return [c.move for c in search(game, SearchConfig(**bot.options, seed=bot.next_seed())).candidates]
     cfg = SearchConfig(**bot.options, seed=bot.next_seed())
-    stats, _ = core.flat_monte_carlo(game.state, cfg.core_dict())
+    stats, _ = core.flat_monte_carlo(game.state, cfg.core_dict(players=game.n_players))
     legal = game.legal_moves()
     return [s[0] for s in sorted(stats, key=lambda s: (-s[2], legal.index(s[0])))]
 
