@@ -109,6 +109,9 @@ def markdown(report: dict) -> str:
         out += [f"## {s['title']}", "",
                 f"{s['games']} games ({s['blocks']} seed blocks of {s['players']}; {s['planned_games']} planned), "
                 f"seed {s['seed']}, log `{s['folder']}/games.jsonl`. Fair share {s['fair_share']:.0%}.", "",
+                *(["The ISMCTS bots of this setting searched with the value model (`eval=net` in their specs): the "
+                   "default before 2-player games switched to the hand formula (judgement.md, section 7).", ""]
+                  if any("eval=net" in r["spec"] for r in s["bots"]) else []),
                 "| bot | rating | 95% CI | games | win % | 95% CI | mean VP | think s/game |",
                 "|---|---:|---|---:|---:|---|---:|---:|"]
         for r in s["bots"]:
