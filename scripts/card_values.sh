@@ -28,7 +28,7 @@ selfplay() {  # selfplay MAP PLAYERS GAMES
 step() {  # step NAME: intervene-MAP-P or selfplay-MAP-P with the published game counts
     case $1 in
         intervene-imperium-4) intervene imperium 4 40 ;;   # pairs per card: 10 seed blocks
-        intervene-italia-3) intervene italia 3 30 ;;       # 10 seed blocks
+        intervene-italia-3) intervene italia 3 45 ;;       # 15 seed blocks
         intervene-italia-2) intervene italia 2 30 ;;       # 15 seed blocks
         selfplay-imperium-4) selfplay imperium 4 240 ;;
         selfplay-italia-3) selfplay italia 3 240 ;;
