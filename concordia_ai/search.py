@@ -194,7 +194,7 @@ class SearchResult:
 
 def effective_eval(eval_kind: str, players: int) -> str:
     """The evaluation `auto` stands for. Measured (results/judgement.md, section 7): with 2 players the
-    value model made the search much weaker (it won 3 of 20 games at 30 ms against the same search with
+    value model made the search much weaker (it won 9 of 60 games at 30 ms against the same search with
     the hand formula on 2-player Italia, and 17 of 40 against `plan:minerva`, where the hand formula won
     39 of 40), while with 3-5 players it is the stronger evaluation."""
     if eval_kind != "auto":
