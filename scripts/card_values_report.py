@@ -38,7 +38,9 @@ def ensure_log(folder: str) -> bool:
 
 def pack_log(folder: str) -> None:
     log = os.path.join(folder, "games.jsonl")
-    with open(log, "rb") as src, gzip.open(log + ".gz.tmp", "wb", compresslevel=9) as dst:
+    # mtime=0: the same log packs to the same bytes, so an unchanged run leaves git unchanged
+    with open(log, "rb") as src, open(log + ".gz.tmp", "wb") as raw, \
+            gzip.GzipFile(filename="games.jsonl", mode="wb", compresslevel=9, fileobj=raw, mtime=0) as dst:
         shutil.copyfileobj(src, dst)
     os.replace(log + ".gz.tmp", log + ".gz")
 

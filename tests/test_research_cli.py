@@ -1,9 +1,11 @@
 """`concordia research`: the run folder, resume, reproducibility, plots and the error path."""
 import json
+import shlex
 
 import pytest
 
 from concordia_ai.research import games as G
+from concordia_ai.research.report import commands
 from cli_helpers import error_line, run
 
 FAST = ["--map", "italia", "--players", 2, "--bot", "heuristic", "--seed", 3, "--jobs", 1, "--bootstrap", 50,
@@ -120,3 +122,21 @@ def test_existing_runs_are_refused_and_left_untouched(tmp_path):
     (tmp_path / "file").write_text("x")
     error_line(run("research", "cards", *FAST, "--out", tmp_path / "file", code=2), "--out", "is a file")
     assert {p.name: p.read_bytes() for p in out.iterdir() if p.is_file()} == before
+
+
+@pytest.mark.parametrize("what", [["cards", "--games", 4], ["intervene", "--card", "Mason,Smith", "--games", 2,
+                                                             "--from-turn", 2]])
+def test_the_report_names_the_command_that_plays_the_run_again(tmp_path, what):
+    first = tmp_path / "first"
+    run("research", what[0], *FAST, *what[1:], "--out", first, "--no-plots")
+    rep = json.loads((first / "report.json").read_text())
+    play, again = commands(rep, str(first))
+    assert f"made by `{play}`" in (first / "report.md").read_text() and f"`{again}`" in (first / "report.md").read_text()
+    # the stated command, run in another folder, plays the same games and gives the same report
+    second = tmp_path / "second"
+    args = shlex.split(commands(rep, str(second))[0])
+    assert args[:2] == ["concordia", "research"]
+    run(*args[1:], "--jobs", 1, "--no-plots", "-q")
+    assert (second / "report.json").read_text() == (first / "report.json").read_text()
+    assert sorted(keys(second)) == sorted(keys(first))
+    run(*shlex.split(again)[1:], "--no-plots")

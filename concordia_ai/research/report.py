@@ -6,9 +6,10 @@ run's seed), so the same run gives the same report byte for byte; timings are no
 from __future__ import annotations
 
 import os
+import shlex
 
 from . import plots, tables
-from .games import LOG_NAME, ResearchConfig, load_config, load_records, write_json, ResearchError
+from .games import LOG_NAME, ResearchConfig, ResearchError, load_config, load_records, resolve_cards, write_json
 from .stats import FEW_BLOCKS, MIN_N, REPS
 
 REPORT_FORMAT = "concordia-research-report"
@@ -52,7 +53,7 @@ def write(out: str, rep: dict, with_plots: bool = True) -> dict:
     write_json(os.path.join(out, "report.json"), rep)
     tmp = os.path.join(out, "report.md.tmp")
     with open(tmp, "w", encoding="utf-8") as f:
-        f.write(markdown(rep))
+        f.write(markdown(rep, out))
     os.replace(tmp, os.path.join(out, "report.md"))
     return rep
 
@@ -143,14 +144,37 @@ def interventions_text(rep: dict) -> str:
     return _table(head, rows)
 
 
-def markdown(rep: dict) -> str:
+def commands(rep: dict, folder: str | None = None) -> list[str]:
+    """The command lines that play this run again (the same games: every seed derives from the logged
+    configuration) and that recompute this report from its log."""
+    c, st = rep["config"], rep["statistics"]
+    q = shlex.quote
+    play = ["concordia", "research", "cards" if c["experiment"] == "selfplay" else "intervene",
+            "--map", c["map"], "--players", str(c["players"]), "--bot", q(c["bot"]), "--seed", str(c["seed"]),
+            "--games", str(c["games"])]
+    if c["experiment"] == "intervene":
+        every = resolve_cards(["all"], c["players"])
+        play += ["--card", "all" if tuple(c["cards"]) == every else q(",".join(c["cards"]))]
+        if c["from_round"] != 1:
+            play += ["--from-turn", str(c["from_round"])]
+    play += [f"--{k.replace('_', '-')}" for k in sorted(c["game_options"]) if c["game_options"][k]]
+    figures = ["--bootstrap", str(st["bootstrap"]), "--min-n", str(st["min_n"])]
+    where = ["--out", q(folder)] if folder else []
+    return [" ".join(play + where + figures),
+            " ".join(["concordia", "research", "report", q(folder) if folder else "DIR"] + figures)]
+
+
+def markdown(rep: dict, folder: str | None = None) -> str:
     c = rep["config"]
     st = rep["statistics"]
+    play, again = commands(rep, folder)
     out = [f"# Research run: {c['experiment']}, {c['map'].title()}, {c['players']} players", "",
            f"- bot (every seat): `{c['bot']}`; seed {c['seed']}; game options: {c['game_options'] or 'none'}",
            f"- games logged: {rep['games']} of {rep['planned_games']} planned, in {rep['blocks']} seed blocks"
            + (f"; {rep['truncated']} stopped at the turn limit" if rep["truncated"] else ""),
            f"- every figure: value [{st['interval']}, {st['bootstrap']} resamples]; below n = {st['min_n']}: too few",
+           f"- made by `{play}` (add `--resume` to continue or extend a run folder, `--jobs` to spread it);"
+           f" this report again from the log: `{again}`",
            ""]
     if rep["blocks"] < FEW_BLOCKS:
         out[-1:] = [f"- **only {rep['blocks']} seed blocks: the intervals are rough** (a bootstrap over fewer than "
