@@ -4,6 +4,7 @@ Whole-turn hints, --move, play --suggested: tests/test_cli_turns.py."""
 import hashlib
 import json
 
+import pytest
 
 from concordia_ai.bots import describe_bots, make_bot
 from concordia_ai.game import Game
@@ -120,3 +121,13 @@ def test_bots_command():
     assert {b["name"] for b in data} == {"random", "greedy", "heuristic", "flatmc", "ismcts", "plan"}
     ismcts = next(b for b in data if b["name"] == "ismcts")
     assert {"name": "c", "type": "float", "default": 0.7} in ismcts["params"]
+
+
+@pytest.mark.parametrize("players,noted", [(2, True), (3, False)])
+def test_hint_says_when_its_win_percent_is_not_calibrated(tmp_path, players, noted):
+    f = tmp_path / "g.json"
+    run("new", f, "--players", players, "--seed", 5)
+    r = run("hint", f, "--iterations", 400, "--top", 1)
+    assert ("no calibration map applies" in r.stdout) is noted
+    data = json.loads(run("hint", f, "--iterations", 400, "--top", 1, "--json", "-q").stdout)
+    assert any("no calibration map" in w for w in data["warnings"]) is noted

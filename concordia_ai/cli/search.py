@@ -151,9 +151,13 @@ def _turn_hint(game_file, game, result, config, described, top, judgement, as_js
     from dataclasses import asdict
 
     from .. import analyze
+    from ..search import effective_eval
     from ..turns import hint_warnings, line_after, turn_effect
     turns = analyze.turn_dicts(game, result, top)
     warnings = hint_warnings(result.turns, result.searches)
+    if effective_eval(config.eval, game.n_players) != "net":
+        warnings.append("win % here is the search's own estimate with the hand formula (the default with 2 "
+                        "players); no calibration map applies to it, and its calibration is not measured")
     effect = turn_effect(game, result.turns[0].moves) if result.turns else None
     judged = _judgement_dict(judgement) if judgement else None
     wall = getattr(result, "wall_seconds", None)
