@@ -1,18 +1,18 @@
 """concordia-ai: rules engine, search bots and analysis tools for the board game Concordia.
 
     >>> from concordia_ai import Game, SearchConfig
-    >>> from concordia_ai.search import search
+    >>> from concordia_ai.ai.search import search
 """
 
 __version__ = "0.1.0"
 
 _EXPORTS = {
-    "Game": "concordia_ai.game",
-    "GameError": "concordia_ai.errors",
-    "NotationError": "concordia_ai.errors",
-    "PositionError": "concordia_ai.position",
-    "SearchConfig": "concordia_ai.search",
-    "make_bot": "concordia_ai.bots",
+    "Game": "concordia_ai.engine.game",
+    "GameError": "concordia_ai.engine.errors",
+    "NotationError": "concordia_ai.engine.errors",
+    "PositionError": "concordia_ai.engine.position",
+    "SearchConfig": "concordia_ai.ai.search",
+    "make_bot": "concordia_ai.ai.bots",
 }
 
 

@@ -23,7 +23,8 @@ from machine_info import machine
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
-from concordia_ai import compiled, core  # noqa: E402
+from concordia_ai.engine import vocabulary  # noqa: E402
+from concordia_ai import core
 
 BOARDS = ("imperium", "italia", "creta", "aegyptus")
 
@@ -117,14 +118,14 @@ def main(argv=None) -> int:
 
     by_board = {}
     for name in dict.fromkeys([a.board, *BOARDS]):
-        bid = compiled.board(name).id
+        bid = vocabulary.board(name).id
         r = bench_games(bid, a.players, a.games, a.seed, a.reps)
         by_board[name] = r
         print(f"{name:9s} {a.players}p: {r['games_per_sec']:10.0f} games/s  {r['steps_per_sec'] / 1e6:6.2f} M steps/s"
               f"  {r['avg_steps_per_game']:.0f} steps/game  {r['avg_turns_per_game']:.0f} turns/game"
               f" ({r['avg_turns_per_game'] / a.players:.1f} per player)")
     main_board = by_board[a.board]
-    bid = compiled.board(a.board).id
+    bid = vocabulary.board(a.board).id
 
     copy_reps = 2_000_000
     bc = [core.bench_copy(bid, a.players, copy_reps) for _ in range(a.reps)]

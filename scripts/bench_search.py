@@ -30,10 +30,11 @@ from machine_info import machine
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
-from concordia_ai import core, value  # noqa: E402
-from concordia_ai.bots import make_bot  # noqa: E402
-from concordia_ai.game import Game  # noqa: E402
-from concordia_ai.search import SearchConfig, search  # noqa: E402
+from concordia_ai import core  # noqa: E402
+from concordia_ai.ai import value
+from concordia_ai.ai.bots import make_bot  # noqa: E402
+from concordia_ai.engine.game import Game  # noqa: E402
+from concordia_ai.ai.search import SearchConfig, search  # noqa: E402
 
 CONFIGS = {
     "default": dict(),

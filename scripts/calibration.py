@@ -28,11 +28,11 @@ import numpy as np
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from concordia_ai import value  # noqa: E402
-from concordia_ai.value import reliability  # noqa: E402
-from concordia_ai.bots import MAX_TURNS, make_bot, parse_spec  # noqa: E402
-from concordia_ai.game import Game  # noqa: E402
-from concordia_ai.search import SearchConfig, search  # noqa: E402
+from concordia_ai.ai import value  # noqa: E402
+from concordia_ai.ai.value import reliability  # noqa: E402
+from concordia_ai.ai.bots import MAX_TURNS, make_bot, parse_spec  # noqa: E402
+from concordia_ai.engine.game import Game  # noqa: E402
+from concordia_ai.ai.search import SearchConfig, search  # noqa: E402
 
 BOARDS = ("imperium", "italia", "creta", "aegyptus")
 

@@ -6,7 +6,7 @@
 For every setting (map and player count) it recomputes each run's report from its log
 (`concordia research report`, same figures byte for byte), then writes one summary: the intervention
 effects of the headline bot with their intervals and a verdict per card, the seat table, and how much
-the card ranking changes between the heuristic bot and ISMCTS (concordia_ai.research.compare). The
+the card ranking changes between the heuristic bot and ISMCTS (concordia_ai.lab.research.compare). The
 game logs of the ISMCTS runs are kept as games.jsonl.gz beside their reports. Prints the summary as JSON.
 """
 from __future__ import annotations
@@ -20,8 +20,8 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
-from concordia_ai.research import compare, report  # noqa: E402
-from concordia_ai.research.games import load_config, load_records  # noqa: E402
+from concordia_ai.lab.research import compare, report  # noqa: E402
+from concordia_ai.lab.research.games import load_config, load_records  # noqa: E402
 
 ROOT = "results/card-values"
 SETTINGS = (("imperium-4p", "4-player Imperium"), ("italia-3p", "3-player Italia"), ("italia-2p", "2-player Italia"))

@@ -12,7 +12,7 @@ from pathlib import Path
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-from concordia_ai.value import reliability  # noqa: E402
+from concordia_ai.ai.value import reliability  # noqa: E402
 
 ap = argparse.ArgumentParser()
 ap.add_argument("rows")

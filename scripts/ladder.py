@@ -5,7 +5,7 @@ scripts/ladder.sh, the rating gain per doubling of thinking time, results/ladder
     python3 scripts/ladder.py                      # reads results/ladder/*/, writes results/ladder.{md,json,png}
     python3 scripts/ladder.py --bootstrap 1000 --json
 
-Ratings are on the Elo scale (concordia_ai.ratings: a 100-point gap means the stronger bot finishes
+Ratings are on the Elo scale (concordia_ai.lab.ratings: a 100-point gap means the stronger bot finishes
 ahead of the weaker one in 64 % of their meetings) and anchored at the heuristic bot (0), so the three
 settings share a zero. The intervals resample whole seed blocks. The gain per doubling is the
 least-squares slope of rating against log2(seconds per move) over the four fixed-time ISMCTS bots,
@@ -23,8 +23,8 @@ from collections import defaultdict
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
-from concordia_ai import ratings  # noqa: E402
-from concordia_ai.tournament import TournamentConfig, read_log  # noqa: E402
+from concordia_ai.lab import ratings  # noqa: E402
+from concordia_ai.lab.tournament import TournamentConfig, read_log  # noqa: E402
 
 SETTINGS = (("imperium-4p", "4-player Imperium"), ("italia-3p", "3-player Italia"), ("italia-2p", "2-player Italia"))
 ANCHOR = "heuristic"     # a mid-ladder bot: random never wins, so its rating rests on the prior alone

@@ -22,11 +22,11 @@ import numpy as np
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from concordia_ai import value  # noqa: E402
-from concordia_ai.bots import parse_spec  # noqa: E402
-from concordia_ai.ratings import wilson  # noqa: E402
-from concordia_ai.game import Game  # noqa: E402
-from concordia_ai.search import SearchConfig, search  # noqa: E402
+from concordia_ai.ai import value  # noqa: E402
+from concordia_ai.ai.bots import parse_spec  # noqa: E402
+from concordia_ai.lab.ratings import wilson  # noqa: E402
+from concordia_ai.engine.game import Game  # noqa: E402
+from concordia_ai.ai.search import SearchConfig, search  # noqa: E402
 
 BOARDS = ("imperium", "italia", "creta", "aegyptus")
 

@@ -14,8 +14,8 @@ import sys
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, ROOT)
 
-from concordia_ai.atomicio import write_atomic  # noqa: E402
-from concordia_ai.game import Game  # noqa: E402
+from concordia_ai.io.atomic_write import write_atomic  # noqa: E402
+from concordia_ai.engine.game import Game  # noqa: E402
 
 DOC = os.path.join(ROOT, "docs", "position-format.md")
 BLOCK = re.compile(r"(## Example\n.*?```json\n)(.*?)(\n```)", re.S)

@@ -19,8 +19,8 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "scripts"))
 
-from concordia_ai.game import Game  # noqa: E402
-from concordia_ai.search import SearchConfig, search  # noqa: E402
+from concordia_ai.engine.game import Game  # noqa: E402
+from concordia_ai.ai.search import SearchConfig, search  # noqa: E402
 from stability import position  # noqa: E402
 
 

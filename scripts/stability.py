@@ -25,9 +25,9 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from concordia_ai import core  # noqa: E402
-from concordia_ai.bots import make_bot, parse_spec  # noqa: E402
-from concordia_ai.game import Game  # noqa: E402
-from concordia_ai.search import SearchConfig, _run  # noqa: E402
+from concordia_ai.ai.bots import make_bot, parse_spec  # noqa: E402
+from concordia_ai.engine.game import Game  # noqa: E402
+from concordia_ai.ai.search import SearchConfig, _run  # noqa: E402
 
 BOARDS = ("imperium", "italia", "creta", "aegyptus")
 

@@ -25,9 +25,9 @@ import zlib
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
-from concordia_ai.atomicio import open_append  # noqa: E402
-from concordia_ai.bots import make_bot, parse_spec  # noqa: E402
-from concordia_ai.game import Game  # noqa: E402
+from concordia_ai.io.atomic_write import open_append  # noqa: E402
+from concordia_ai.ai.bots import make_bot, parse_spec  # noqa: E402
+from concordia_ai.engine.game import Game  # noqa: E402
 
 BOARDS = ("imperium", "italia")
 

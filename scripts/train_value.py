@@ -31,9 +31,10 @@ import numpy as np
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from concordia_ai import core, value  # noqa: E402
-from concordia_ai.bots import MAX_TURNS, make_bot  # noqa: E402
-from concordia_ai.game import Game  # noqa: E402
+from concordia_ai import core  # noqa: E402
+from concordia_ai.ai import value
+from concordia_ai.ai.bots import MAX_TURNS, make_bot  # noqa: E402
+from concordia_ai.engine.game import Game  # noqa: E402
 
 BOARDS = ("imperium", "italia", "creta", "aegyptus")
 HOLDOUT_EVERY = 10          # game ids divisible by this are held out

@@ -22,7 +22,7 @@ import re
 import sys
 import traceback
 
-from concordia_ai.game import Game, GameError
+from concordia_ai.engine.game import Game, GameError
 
 STEPS = 40
 REAL_GAME_ONLY = re.compile(r"player \d+: only \d+ cards")   # a loose position may own fewer cards

@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import copy
 
-from concordia_ai.game import CHANCE, Game, GameError  # noqa: F401  (re-exported for the tests)
+from concordia_ai.engine.game import CHANCE, Game, GameError  # noqa: F401  (re-exported for the tests)
 
 GOODS = ("brick", "food", "tool", "wine", "cloth")
 PRICE = {"brick": 3, "food": 4, "tool": 5, "wine": 6, "cloth": 7}

@@ -8,7 +8,7 @@ from __future__ import annotations
 import copy
 import math
 
-from concordia_ai.game import Game
+from concordia_ai.engine.game import Game
 from positions import base, gds, load, set_cities, set_player, set_turn
 
 # Seat 0's and seat 1's houses for the end-game positions (14 each: one more house ends the game).

@@ -3,11 +3,11 @@ import json
 
 from click.testing import CliRunner
 
-from concordia_ai.analyze import handle, sliced_search
-from concordia_ai.bots import make_bot
+from concordia_ai.protocol.analyze import handle, sliced_search
+from concordia_ai.ai.bots import make_bot
 from concordia_ai.cli import main
-from concordia_ai.game import Game
-from concordia_ai.search import SearchConfig
+from concordia_ai.engine.game import Game
+from concordia_ai.ai.search import SearchConfig
 
 
 def engine(lines):

@@ -12,8 +12,8 @@ import threading
 import pytest
 
 from concordia_ai import core
-from concordia_ai.game import Game
-from concordia_ai.gamefile import GameFile
+from concordia_ai.engine.game import Game
+from concordia_ai.table.game_file import GameFile
 
 HANG_GUARD = 120.0     # seconds: only reached if the engine hangs
 
@@ -184,8 +184,8 @@ def test_file_errors_do_not_echo_what_the_file_holds(folder):
 
 
 def test_a_stop_token_ends_the_core_search():
-    from concordia_ai import compiled
-    compiled.board("imperium")
+    from concordia_ai.engine import vocabulary
+    vocabulary.board("imperium")
     token = core.StopToken()
     assert token.stopped is False
     token.stop()
@@ -198,7 +198,7 @@ def test_a_stop_token_ends_the_core_search():
 
 def test_errors_name_the_field_of_the_query():
     """Issue 11, class 9: the field is the one that is wrong, at its own path."""
-    from concordia_ai.analyze import handle
+    from concordia_ai.protocol.analyze import handle
     pos = Game.new("imperium", 2, seed=3).to_json()
     big_turn = json.loads(json.dumps(pos))
     big_turn["turn"]["number"] = 2 ** 31

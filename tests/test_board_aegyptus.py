@@ -4,9 +4,10 @@ Exact numbers on constructed positions, including the three worked examples of t
 
 import pytest
 
-from concordia_ai import compiled, core
-from concordia_ai import game as game_mod
-from concordia_ai.game import Game
+from concordia_ai.engine import vocabulary
+from concordia_ai import core
+from concordia_ai.engine import game as game_mod
+from concordia_ai.engine.game import Game
 
 GOODS = ("brick", "food", "tool", "wine", "cloth")
 NO_GOODS = {g: 0 for g in GOODS}
@@ -40,7 +41,7 @@ def player(g, i):
 
 
 def board():
-    return compiled.board("aegyptus")
+    return vocabulary.board("aegyptus")
 
 
 # ------------------------------------------------------------------------------------------ setup

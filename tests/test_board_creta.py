@@ -3,8 +3,8 @@ the +2 on every cash bonus. Exact numbers on constructed positions."""
 
 import pytest
 
-from concordia_ai import game as game_mod
-from concordia_ai.game import Game
+from concordia_ai.engine import game as game_mod
+from concordia_ai.engine.game import Game
 
 GOODS = ("brick", "food", "tool", "wine", "cloth")
 NO_GOODS = {g: 0 for g in GOODS}

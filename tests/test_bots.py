@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from concordia_ai.bots import BOT_TYPES, BotSpecError, describe_bots, make_bot, parse_spec
-from concordia_ai.game import Game
-from concordia_ai.search import SearchConfig
+from concordia_ai.ai.bots import BOT_TYPES, BotSpecError, describe_bots, make_bot, parse_spec
+from concordia_ai.engine.game import Game
+from concordia_ai.ai.search import SearchConfig
 
 BOARDS = ("imperium", "italia", "creta", "aegyptus")
 ALL_BOTS = ("random", "greedy", "heuristic", "flatmc", "ismcts", "plan")
@@ -203,7 +203,7 @@ class _FirstMove:
 
 
 def test_play_game_stops_an_endless_game_at_the_turn_cap():
-    from concordia_ai.bots import play_game
+    from concordia_ai.ai.bots import play_game
     played = play_game([_FirstMove(), _FirstMove()], "imperium", seed=1, max_turns=50)
     assert played.truncated and not played.game.is_over
     assert played.game.state.turns == 50
@@ -211,11 +211,11 @@ def test_play_game_stops_an_endless_game_at_the_turn_cap():
 
 
 def test_play_game_reports_a_finished_game():
-    from concordia_ai.bots import make_bot, play_game
+    from concordia_ai.ai.bots import make_bot, play_game
     played = play_game([make_bot("heuristic", seed=i) for i in range(3)], "italia", seed=4, record_texts=True)
     assert played.game.is_over and not played.truncated
     assert len(played.texts) == len(played.moves)
-    from concordia_ai.game import Game
+    from concordia_ai.engine.game import Game
     g = Game.new("italia", 3, 4)
     for m, text in zip(played.moves, played.texts):
         assert g.text(m) == text

@@ -15,8 +15,8 @@ import random
 
 
 from concordia_ai import core
-from concordia_ai.content import BOARD_NAMES
-from concordia_ai.game import Game
+from concordia_ai.engine.content import BOARD_NAMES
+from concordia_ai.engine.game import Game
 
 from positions import base, gds, load, set_player, set_turn
 

@@ -8,8 +8,8 @@ import pytest
 from click.testing import CliRunner
 
 from concordia_ai.cli import main
-from concordia_ai.game import Game
-from concordia_ai.gamefile import GameFile
+from concordia_ai.engine.game import Game
+from concordia_ai.table.game_file import GameFile
 
 DISPLAY = "Architect/I,Prefect/I,Mercator/I,Colonist/I,Diplomat/I,Mason/I,Farmer/I"
 CITIES = Game.new("imperium", 3, seed=5).to_json()["cities"]
@@ -303,7 +303,7 @@ def test_play_is_all_or_nothing(files):
 
 def test_internal_error_is_one_line(files, monkeypatch):
     """A bug (an unexpected exception) still prints one line, with exit code 1."""
-    import concordia_ai.render as render
+    import concordia_ai.table.render as render
     monkeypatch.setattr(render, "show", lambda *a, **k: 1 / 0)
     result = CliRunner().invoke(main, ["show", str(files / "game.json")])
     assert result.exit_code == 1 and result.stderr.count("\n") == 1 and "internal error" in result.stderr
@@ -312,7 +312,7 @@ def test_internal_error_is_one_line(files, monkeypatch):
 def test_python_digit_limit_is_a_refusal_wherever_it_is_hit(files, monkeypatch):
     """Defence in depth: the readers cap integers at 40 digits, and should an int() of thousands of
     digits still be reached, the error path turns Python's ValueError into a refusal (exit 2)."""
-    import concordia_ai.render as render
+    import concordia_ai.table.render as render
     monkeypatch.setattr(render, "show", lambda *a, **k: int("9" * 5000))
     result = CliRunner().invoke(main, ["show", str(files / "game.json")])
     assert result.exit_code == 2 and result.stderr.count("\n") == 1 and "thousands of digits" in result.stderr

@@ -6,9 +6,9 @@ import json
 
 import pytest
 
-from concordia_ai.bots import describe_bots, make_bot
-from concordia_ai.game import Game
-from concordia_ai.gamefile import GameFile
+from concordia_ai.ai.bots import describe_bots, make_bot
+from concordia_ai.engine.game import Game
+from concordia_ai.table.game_file import GameFile
 from cli_helpers import run
 
 DISPLAY = "Architect/I,Prefect/I,Mercator/I,Colonist/I,Diplomat/I,Mason/I,Farmer/I"

@@ -6,7 +6,7 @@ import pytest
 from click.testing import CliRunner
 
 from concordia_ai.cli import main
-from concordia_ai.game import Game
+from concordia_ai.engine.game import Game
 from positions import base, gds, set_player, set_pm, set_turn
 from cli_helpers import run
 

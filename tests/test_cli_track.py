@@ -2,7 +2,7 @@
 import json
 
 
-from concordia_ai.game import Game
+from concordia_ai.engine.game import Game
 from cli_helpers import run
 
 DISPLAY = "Architect/I,Prefect/I,Mercator/I,Colonist/I,Diplomat/I,Mason/I,Farmer/I"

@@ -6,11 +6,18 @@ import pytest
 
 from concordia_ai.cli.budget import search_budget
 from concordia_ai.cli.app import UserError
-from concordia_ai.game import CHANCE, Game
-from concordia_ai.gamefile import GameFile
-from concordia_ai.search import SearchConfig, TurnCandidate, merge_turns, rank_turns, search, win_se
-from concordia_ai.turns import (hint_warnings, line_after, parse_turn, recorded_turns, turn_effect, turn_over)
-from concordia_ai.notation import NotationError
+from concordia_ai.engine.game import CHANCE, Game
+from concordia_ai.table.game_file import GameFile
+from concordia_ai.ai.search import SearchConfig, TurnCandidate, merge_turns, rank_turns, search, win_se
+from concordia_ai.ai.turns import (
+    hint_warnings,
+    line_after,
+    parse_turn,
+    recorded_turns,
+    turn_effect,
+    turn_over,
+)
+from concordia_ai.engine.notation import NotationError
 from cli_helpers import new_game, run
 
 ARCH = "play Architect; move sea Roma > Carthago-Massilia; build Massilia; build Carthago; done"
@@ -91,7 +98,7 @@ def test_win_se_and_ranking_by_lower_bound():
 
 
 def test_merged_standard_error_widens_when_searches_disagree():
-    from concordia_ai.search import merged_win_se
+    from concordia_ai.ai.search import merged_win_se
     assert merged_win_se(0.5, [(1000, 0.5), (1000, 0.5)]) == pytest.approx(win_se(0.5, 2000))
     assert merged_win_se(0.5, [(2000, 0.5)]) == pytest.approx(win_se(0.5, 2000))
     # 0.6 and 0.4 on 1000 visits each: phi = 2 * 1000 * 0.01 / (1 * 0.25) = 80
@@ -308,7 +315,7 @@ def test_parse_turn_and_recorded_turns():
 
 
 def test_analyze_answers_the_same_whole_turns(tmp_path):
-    from concordia_ai.analyze import handle
+    from concordia_ai.protocol.analyze import handle
     f = new_game(tmp_path)
     replies = []
     handle(json.dumps({"id": "t", "file": str(f), "iterations": 1200, "lines": 4}), replies.append)

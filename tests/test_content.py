@@ -7,8 +7,15 @@ from collections import Counter
 
 import pytest
 
-from concordia_ai import content
-from concordia_ai.content import BOARD_NAMES, ContentError, load_board, load_board_file, load_rules, load_rules_file
+from concordia_ai.engine import content
+from concordia_ai.engine.content import (
+    BOARD_NAMES,
+    ContentError,
+    load_board,
+    load_board_file,
+    load_rules,
+    load_rules_file,
+)
 
 # name: (start city, cities without start city, provinces, land routes, sea routes, letters)
 BOARD_COUNTS = {

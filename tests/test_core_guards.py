@@ -6,8 +6,9 @@ import textwrap
 
 def test_core_entry_points_refuse_junk_without_crashing():
     code = textwrap.dedent("""
-        from concordia_ai import compiled, core
-        compiled.board("imperium")
+        from concordia_ai import core
+        from concordia_ai.engine import vocabulary
+        vocabulary.board("imperium")
         calls = [
             lambda: core.search(None, {}),
             lambda: core.search(core.CoreState(), {"iterations": 10}),
@@ -58,10 +59,10 @@ def test_search_budgets_and_boards_past_their_bounds_are_refused():
         captured = {}
         register = core.register_board
         core.register_board = lambda i, d: captured.update(i=i, d=d) or register(i, d)
-        from concordia_ai import compiled
-        compiled.board("aegyptus")
+        from concordia_ai.engine import vocabulary
+        vocabulary.board("aegyptus")
         core.register_board = register
-        compiled.board("imperium")
+        vocabulary.board("imperium")
         st = core.CoreState.new(0, 2, 1)
         searches = [dict(seconds=float("nan")), dict(seconds=float("inf")), dict(seconds=-1.0),
                     dict(seconds=86401.0), dict(iterations=2 ** 31), dict(iterations=-1),

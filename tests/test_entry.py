@@ -5,9 +5,9 @@ import json
 
 import pytest
 
-from concordia_ai import costs, entry
-from concordia_ai.game import Game
-from concordia_ai.gamefile import GameFile, GameFileError
+from concordia_ai.engine import costs, step_order
+from concordia_ai.engine.game import Game
+from concordia_ai.table.game_file import GameFile, GameFileError
 
 from positions import base, gds, load, set_player, set_turn
 from cli_helpers import run
@@ -22,11 +22,11 @@ def mercator(coins=0, **goods):
 
 def every_order(game, steps, canonical):
     """Entering `steps` in each order gives the state and the record of `canonical`."""
-    want, want_steps = entry.place(game, canonical)
+    want, want_steps = step_order.place(game, canonical)
     assert [s.text for s in want_steps] == canonical
     orders = 0
     for order in itertools.permutations(steps):
-        got, got_steps = entry.place(game, list(order))
+        got, got_steps = step_order.place(game, list(order))
         assert got.state == want.state, order
         assert [s.text for s in got_steps] == canonical, order
         orders += 1
@@ -57,7 +57,7 @@ def test_architect_moves_and_builds_in_every_order():
     first, *middle, last = steps
     orders = 0
     for mid in itertools.permutations(middle):
-        got, got_steps = entry.place(g, [first, *mid, last])
+        got, got_steps = step_order.place(g, [first, *mid, last])
         assert [s.text for s in got_steps] == canonical, mid
         orders += 1
     assert orders == 24
@@ -71,11 +71,11 @@ def test_architect_moves_and_builds_in_every_order():
 def test_a_step_never_moves_into_another_players_turn():
     g = mercator(coins=0, wine=3)
     # a step given after `done` is placed before it, in its own turn
-    got, steps = entry.place(g, ["play Mercator/3", "done", "sell 3 wine"])
+    got, steps = step_order.place(g, ["play Mercator/3", "done", "sell 3 wine"])
     assert [s.text for s in steps] == ["play Mercator/3", "sell 3 wine", "done"]
     # but a step given before `done` never becomes the next player's: P1 cannot also play an Architect
-    with pytest.raises(entry.EntryError) as e:
-        entry.place(g, ["play Mercator/3", "play Architect", "sell 3 wine", "done"])
+    with pytest.raises(step_order.EntryError) as e:
+        step_order.place(g, ["play Mercator/3", "play Architect", "sell 3 wine", "done"])
     assert e.value.index == 1 and "'play' is the start of a turn, and now P1 is in phase mercator" in e.value.reason
 
 
@@ -89,8 +89,8 @@ def test_refusals_say_why():
         (["sell 1 wine"], "'sell' is a Mercator step, and now P1 is in phase play"),
     ]
     for texts, why in cases:
-        with pytest.raises(entry.EntryError) as e:
-            entry.place(g, texts)
+        with pytest.raises(step_order.EntryError) as e:
+            step_order.place(g, texts)
         assert why in e.value.reason, (texts, e.value.reason)
 
 
@@ -104,12 +104,12 @@ def test_architect_refusals_say_why():
     for text, why in [("move land Roma > Novaria-Roma", "Novaria-Roma is taken by P2"),
                       ("move land Roma > Aquileia-Sirmium", "that move needs 2 steps; 1 left"),
                       ("build Sirmium", "no colonist of P1 stands on a route next to Sirmium")]:
-        with pytest.raises(entry.EntryError) as e:
-            entry.place(g, [text])
+        with pytest.raises(step_order.EntryError) as e:
+            step_order.place(g, [text])
         assert why in e.value.reason, (text, e.value.reason)
     g.apply("move land Roma > Aquileia-Roma")
-    with pytest.raises(entry.EntryError) as e:
-        entry.place(g, ["build Aquileia"])
+    with pytest.raises(step_order.EntryError) as e:
+        step_order.place(g, ["build Aquileia"])
     assert "a house in Aquileia costs" in e.value.reason and "P1 lacks" in e.value.reason
 
 
@@ -147,7 +147,7 @@ def test_replay_accepts_an_old_file_in_another_order(tmp_path):
 
 def test_exact_word_beats_prefix_and_deckless_names(tmp_path):
     g = Game.new("imperium", 3, seed=1)
-    from concordia_ai.notation import resolve
+    from concordia_ai.engine.notation import resolve
     labels = [m.label for m in g.rules.market]
     assert resolve("arch/I", labels, "card") == "Architect/I"
     assert resolve("arch/II", labels, "card") == "Architect/II"
@@ -202,7 +202,7 @@ def test_a_chain_or_swap_is_recorded_as_its_direct_form():
     set_turn(pos, 0)
     g = load(pos)
     g.apply("play Architect")
-    got, steps = entry.place(g, ["move land Roma > Aquileia-Roma", "move land Aquileia-Roma > Aquileia-Novaria",
+    got, steps = step_order.place(g, ["move land Roma > Aquileia-Roma", "move land Aquileia-Roma > Aquileia-Novaria",
                                  "done"])
     assert [s.text for s in steps] == ["move land Roma > Aquileia-Novaria", "done"]
     assert sorted(got.to_json()["players"][0]["colonists"]["land"]) == ["Aquileia-Novaria", "Aquileia-Roma",
@@ -213,12 +213,12 @@ def test_a_chain_or_swap_is_recorded_as_its_direct_form():
     set_turn(pos, 0)
     g = load(pos)
     g.apply("play Architect")
-    got, steps = entry.place(g, ["move land Aquileia-Roma > Novaria-Roma", "move land Novaria-Roma > Aquileia-Roma",
+    got, steps = step_order.place(g, ["move land Aquileia-Roma > Novaria-Roma", "move land Novaria-Roma > Aquileia-Roma",
                                  "done"])
     assert [s.text for s in steps] == ["done"]
     # an unfinished chain (two colonists left on one route) is still refused, saying why
-    with pytest.raises(entry.EntryError) as e:
-        entry.place(g, ["move land Aquileia-Roma > Novaria-Roma", "done"])
+    with pytest.raises(step_order.EntryError) as e:
+        step_order.place(g, ["move land Aquileia-Roma > Novaria-Roma", "done"])
     assert "Novaria-Roma is where an own land colonist stands or stood this Architect" in e.value.reason
 
 
@@ -228,8 +228,8 @@ def test_senator_refusals_say_why():
     for text, why in [("buy Mason/I", "Mason/I's place in the display adds any one good: say which"),
                       ("buy Diplomat/I", "Diplomat/I costs tool + 2 cloth here; P1 lacks 1 cloth"),
                       ("buy Consul/II", "'consul/ii' is not in the display")]:
-        with pytest.raises(entry.EntryError) as e:
-            entry.place(g, [text])
+        with pytest.raises(step_order.EntryError) as e:
+            step_order.place(g, [text])
         assert why in e.value.reason, (text, e.value.reason)
 
 
@@ -260,6 +260,6 @@ def test_every_turn_shuffled_gives_the_same_game(board):
         head = block[:-1]
         rng.shuffle(head)
         shuffled += head + block[-1:]
-    got, steps = entry.place(start, shuffled)
+    got, steps = step_order.place(start, shuffled)
     assert end_key(got.state) == end_key(g.state)
     assert len(steps) == sum(len(b) for b in texts)

@@ -10,9 +10,9 @@ import time
 
 import pytest
 
-from concordia_ai import tournament
-from concordia_ai.atomicio import open_append, open_update, write_atomic
-from concordia_ai.tournament import TournamentConfig, TournamentError, prepare
+from concordia_ai.lab import tournament
+from concordia_ai.io.atomic_write import open_append, open_update, write_atomic
+from concordia_ai.lab.tournament import TournamentConfig, TournamentError, prepare
 from cli_helpers import run
 
 CLI = [sys.executable, "-c", "from concordia_ai.cli import main; main()"]
@@ -201,12 +201,12 @@ def test_two_concurrent_plays_never_lose_a_move(tmp_path):
 
 
 def test_a_held_lock_makes_play_refuse_after_the_wait(tmp_path, monkeypatch):
-    from concordia_ai import gamefile
+    from concordia_ai.table import game_file
     path = tmp_path / "g.json"
     run("new", path, "--players", "2", "--seed", "1")
     before = path.read_bytes()
-    monkeypatch.setattr(gamefile, "LOCK_WAIT_SECONDS", 0.1)
-    with gamefile.locked(str(path)):
+    monkeypatch.setattr(game_file, "LOCK_WAIT_SECONDS", 0.1)
+    with game_file.locked(str(path)):
         result = run("play", path, "play Diplomat", code=2)
     assert "is being changed by another concordia command" in result.output
     assert path.read_bytes() == before
@@ -217,7 +217,7 @@ def test_a_held_lock_makes_play_refuse_after_the_wait(tmp_path, monkeypatch):
 PARENT = """
 import os, sys, time
 from joblib import Parallel, delayed
-from concordia_ai.workers import call_in_worker
+from concordia_ai.lab.workers import call_in_worker
 
 def report(path):
     with open(path, "a") as f:

@@ -1,4 +1,4 @@
-"""The Game object's Python face (concordia_ai.game)."""
+"""The Game object's Python face (concordia_ai.engine.game)."""
 
 import json
 import random
@@ -6,7 +6,7 @@ import random
 import pytest
 
 from concordia_ai import core
-from concordia_ai.game import CHANCE, SCORE_COLUMNS, Game, GameError
+from concordia_ai.engine.game import CHANCE, SCORE_COLUMNS, Game, GameError
 
 
 @pytest.mark.parametrize("board", ["mars", "", None, 3, "imperium2"])

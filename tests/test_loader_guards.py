@@ -7,8 +7,8 @@ import json
 import pytest
 
 from concordia_ai import core
-from concordia_ai.game import Game, GameError
-from concordia_ai.position import MAX_COINS, MAX_TURN, PositionError
+from concordia_ai.engine.game import Game, GameError
+from concordia_ai.engine.position import MAX_COINS, MAX_TURN, PositionError
 from positions import base, load, moves, ok, set_player, set_turn
 
 

@@ -1,4 +1,4 @@
-"""Move notation (concordia_ai.notation, docs/notation.md) on many random states.
+"""Move notation (concordia_ai.engine.notation, docs/notation.md) on many random states.
 
 A module fixture plays random games on imperium and italia with 2-5 players (some with the external
 chance mode, so `reveal` moves occur) and keeps a few hundred states, with a quota per phase so the rare
@@ -13,8 +13,8 @@ import re
 import pytest
 
 from concordia_ai import core
-from concordia_ai.game import CHANCE, Game, GameError
-from concordia_ai.notation import NotationError
+from concordia_ai.engine.game import CHANCE, Game, GameError
+from concordia_ai.engine.notation import NotationError
 
 BOARDS = ("imperium", "italia")
 PLAYERS = (2, 3, 4, 5)

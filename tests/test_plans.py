@@ -7,11 +7,11 @@ import json
 import pytest
 from click.testing import CliRunner
 
-from concordia_ai.bots import BotSpecError, make_bot, parse_spec, play_game
-from concordia_ai import compiled
+from concordia_ai.ai.bots import BotSpecError, make_bot, parse_spec, play_game
+from concordia_ai.engine import vocabulary
 from concordia_ai.cli import main
-from concordia_ai.plans import RULES, Plan, plan_from_table, shipped_plans
-from concordia_ai.tournament import canonical_spec
+from concordia_ai.ai.plans import RULES, Plan, plan_from_table, shipped_plans
+from concordia_ai.lab.tournament import canonical_spec
 
 from positions import base, load, set_cities, set_player, set_turn
 
@@ -145,7 +145,7 @@ def test_plan_bots_play_legal_complete_games_on_every_board(board):
         for game_no in range(2):
             specs = [PLAN_SPECS[(game_no + i) % len(PLAN_SPECS)] for i in range(players)]
             bots = [make_bot(s, seed=10 * game_no + i) for i, s in enumerate(specs)]
-            from concordia_ai.game import Game
+            from concordia_ai.engine.game import Game
             game = Game.new(board, players, 100 * players + game_no)
             while not game.is_over:
                 legal = game.legal_moves()
@@ -164,7 +164,7 @@ def test_same_seed_same_game():
 
 
 def test_a_plan_plays_a_real_table_where_revealed_cards_are_entered():
-    from concordia_ai.game import Game
+    from concordia_ai.engine.game import Game
     cities = Game.new("imperium", 3, seed=5).to_json()["cities"]
     display = ["Architect/I", "Prefect/I", "Mercator/I", "Colonist/I", "Diplomat/I", "Mason/I", "Farmer/I"]
     game = Game.from_table("imperium", 3, cities, display)
@@ -187,7 +187,7 @@ def _position(players=3, **seat0):
 
 def _display(pos, labels):
     """Show seven deck-I cards, left to right; the eighth goes on top of the stack."""
-    deck = [m.label for m in compiled.rules().market if m.numeral == "I"]
+    deck = [m.label for m in vocabulary.rules().market if m.numeral == "I"]
     left = [c for c in deck if c not in labels]
     assert len(labels) == 7 and len(left) == 1
     pos["display"] = list(labels)

@@ -1,4 +1,4 @@
-"""JSON positions (concordia_ai.position, docs/position-format.md): round trip, validation, tables."""
+"""JSON positions (concordia_ai.engine.position, docs/position-format.md): round trip, validation, tables."""
 
 import copy
 import json
@@ -6,8 +6,8 @@ import random
 
 import pytest
 
-from concordia_ai.game import CHANCE, Game, GameError
-from concordia_ai.position import PositionError
+from concordia_ai.engine.game import CHANCE, Game, GameError
+from concordia_ai.engine.position import PositionError
 
 BOARDS = ("imperium", "italia")
 PLAYERS = (2, 3, 4, 5)

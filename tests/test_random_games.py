@@ -13,17 +13,18 @@ import sys
 
 import pytest
 
-from concordia_ai import compiled, core
+from concordia_ai.engine import vocabulary
+from concordia_ai import core
 
 BOARDS = ("imperium", "italia")
 PLAYERS = (2, 3, 4, 5)
 GAMES_PER_CASE = 250            # 2 boards x 4 player counts x 250 = 2,000 full games
 STEP_CAP = 20_000               # safety net: a random game that reaches this fails
-CONCORDIA_VP = compiled.rules().raw.concordia_vp
+CONCORDIA_VP = vocabulary.rules().raw.concordia_vp
 
 
 def _board_id(name):
-    return compiled.board(name).id
+    return vocabulary.board(name).id
 
 
 def _where(board, n, seed, history):

@@ -9,9 +9,10 @@ import random
 
 import pytest
 
-from concordia_ai import compiled, core
-from concordia_ai.content import BOARD_NAMES
-from concordia_ai.game import Game
+from concordia_ai.engine import vocabulary
+from concordia_ai import core
+from concordia_ai.engine.content import BOARD_NAMES
+from concordia_ai.engine.game import Game
 
 BOARDS = ("creta", "aegyptus")
 PLAYERS = (2, 3, 4, 5)
@@ -28,7 +29,7 @@ class Expansion:
     """Expansion invariants over an exported state; counts how often the special rules came into play."""
 
     def __init__(self, board):
-        self.b = compiled.board(board)
+        self.b = vocabulary.board(board)
         self.name = board
         self.seen = dict(squares=0, gavdos_produced=0, red_sea_colonist=0, nile_moved=0, frank_paid=0)
         b = self.b
@@ -94,7 +95,7 @@ class Expansion:
 
 def play(board, n, seed, wine_variant=False, watcher=None):
     options = core.OPTION_WINE_VARIANT if wine_variant else 0
-    s = core.CoreState.new(compiled.board(board).id, n, seed, options)
+    s = core.CoreState.new(vocabulary.board(board).id, n, seed, options)
     rng = random.Random(seed)
     history = []
     watcher = watcher or Expansion(board)
@@ -162,7 +163,7 @@ def test_random_games_with_the_wine_variant(board):
 def test_wine_variant_surcharges_on_every_board(board):
     """Display position 4 (index 3) costs an extra cloth in the standard game and an extra wine in the
     wine variant; position 7 costs cloth+cloth vs wine+cloth."""
-    rules = compiled.rules()
+    rules = vocabulary.rules()
     for wine in (False, True):
         pos = Game.new(board, 3, seed=5, wine_variant=wine).to_json()
         assert pos["options"]["wine_variant"] is wine
@@ -240,7 +241,7 @@ def test_c_playouts_end_on_the_expansion_boards():
     for board in BOARDS:
         for n in PLAYERS:
             for seed in range(30):
-                s = core.CoreState.new(compiled.board(board).id, n, seed)
+                s = core.CoreState.new(vocabulary.board(board).id, n, seed)
                 steps = s.random_playout(seed, 100_000)
                 assert 0 < steps < 100_000
                 assert s.invariant_errors() == []

@@ -4,8 +4,8 @@ import shlex
 
 import pytest
 
-from concordia_ai.research import games as G
-from concordia_ai.research.report import commands
+from concordia_ai.lab.research import games as G
+from concordia_ai.lab.research.report import commands
 from cli_helpers import error_line, run
 
 FAST = ["--map", "italia", "--players", 2, "--bot", "heuristic", "--seed", 3, "--jobs", 1, "--bootstrap", 50,
@@ -35,7 +35,7 @@ def test_cards_run_folder_report_and_plots(tmp_path):
     assert "## Seats" in (out / "report.md").read_text()
     # a record replays: its move codes give the logged final scores
     rec = json.loads((out / "games.jsonl").read_text().splitlines()[0])
-    from concordia_ai.game import Game
+    from concordia_ai.engine.game import Game
     g = Game.new("italia", 2, rec["seed"])
     for m in rec["moves"]:
         g.state.apply(m)

@@ -1,10 +1,10 @@
-"""The ranking comparison of two intervention runs (concordia_ai.research.compare) on synthetic logs
+"""The ranking comparison of two intervention runs (concordia_ai.lab.research.compare) on synthetic logs
 with a known answer."""
 import random
 
 import pytest
 
-from concordia_ai.research.compare import compare, spearman
+from concordia_ai.lab.research.compare import compare, spearman
 
 CARDS = ["A", "B", "C", "D", "E", "F"]
 

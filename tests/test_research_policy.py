@@ -1,11 +1,11 @@
 """Research: affordability from the rules, the force/forbid wrapper, and paired intervention games."""
 import pytest
 
-from concordia_ai.bots import make_bot
-from concordia_ai.game import Game
-from concordia_ai.research import games as G
-from concordia_ai.research.afford import affordable_cards, routes
-from concordia_ai.research.policy import FORBID, FORCE, Intervention
+from concordia_ai.ai.bots import make_bot
+from concordia_ai.engine.game import Game
+from concordia_ai.lab.research import games as G
+from concordia_ai.lab.research.afford import affordable_cards, routes
+from concordia_ai.lab.research.policy import FORBID, FORCE, Intervention
 
 DISPLAY = ["Architect/I", "Prefect/I", "Mercator/I", "Colonist/I", "Diplomat/I", "Mason/I", "Farmer/I"]
 IDS = {"Architect/I": 0, "Colonist/I": 3, "Diplomat/I": 4, "Mason/I": 5}
@@ -142,7 +142,7 @@ def test_paired_arms_replay_the_same_seeds_and_differ_only_from_the_trigger():
     treated = 1
     force, forbid = _treated_pair(cfg, treated, "Weaver")
     weaver = kind("Weaver")
-    market = G.compiled.rules().market
+    market = G.vocabulary.rules().market
     # the first turn of the treated seat where a Weaver was affordable: the same in both arms
     first = next(t for t in force["purchases"] if t["seat"] == treated and
                  any(market[c].kind == weaver for c in t["afford"]))
@@ -176,7 +176,7 @@ def test_from_turn_moves_the_treatment_to_the_first_chance_from_that_turn():
                                   from_round=6)
     force, forbid = _treated_pair(cfg, 0, "Architect")
     architect = kind("Architect")
-    market = G.compiled.rules().market
+    market = G.vocabulary.rules().market
     first = next(t for t in force["purchases"] if t["seat"] == 0 and t["round"] >= 6 and
                  any(market[c].kind == architect for c in t["afford"]))
     assert force["trigger"] == forbid["trigger"] == {"turn": first["t"], "round": first["round"]}

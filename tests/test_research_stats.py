@@ -2,9 +2,9 @@
 import numpy as np
 import pytest
 
-from concordia_ai.game import Game
-from concordia_ai.research import godvalue, tables
-from concordia_ai.research.stats import Accumulator, covers, ratio
+from concordia_ai.engine.game import Game
+from concordia_ai.lab.research import godvalue, tables
+from concordia_ai.lab.research.stats import Accumulator, covers, ratio
 
 WEAVER = 14          # market card id of Weaver/II (deck II: in every 2-player game)
 

@@ -4,12 +4,12 @@ import json
 
 import pytest
 
-from concordia_ai import review as rv
-from concordia_ai.bots import make_bot
-from concordia_ai.game import Game
-from concordia_ai.gamefile import GameFile
-from concordia_ai.search import SearchConfig, search
-from concordia_ai.turns import recorded_turns
+from concordia_ai.table import review as rv
+from concordia_ai.ai.bots import make_bot
+from concordia_ai.engine.game import Game
+from concordia_ai.table.game_file import GameFile
+from concordia_ai.ai.search import SearchConfig, search
+from concordia_ai.ai.turns import recorded_turns
 from cli_helpers import run
 
 PNG_MAGIC = b"\x89PNG\r\n\x1a\n"

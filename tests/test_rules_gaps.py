@@ -5,9 +5,10 @@ unmoved colonist (E2), the Nile food under a full storehouse (E4), a duplicate D
 Exact numbers on constructed positions."""
 import copy
 
-from concordia_ai import compiled, core
-from concordia_ai import game as game_mod
-from concordia_ai.game import Game
+from concordia_ai.engine import vocabulary
+from concordia_ai import core
+from concordia_ai.engine import game as game_mod
+from concordia_ai.engine.game import Game
 
 import positions as P
 
@@ -159,7 +160,7 @@ def _route(b, a, e):
 def test_special_square_cannot_be_passed_through():
     """Ruling 36: FRANKINCENSE is not a city. Berenice-FRANKINCENSE -> FRANKINCENSE-Leuke Kome costs 3 steps
     (Berenice, Myos Hormos, Leuke Kome), not 1 through the square."""
-    b = compiled.board("aegyptus")
+    b = vocabulary.board("aegyptus")
     rr, _cr = core.board_distances(b.id)
     src = _route(b, "Berenice", "FRANKINCENSE")
     dst = _route(b, "FRANKINCENSE", "Leuke Kome")

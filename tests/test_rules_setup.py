@@ -4,7 +4,7 @@ from collections import Counter
 
 import pytest
 
-from concordia_ai import compiled
+from concordia_ai.engine import vocabulary
 from positions import START_HAND, Game
 
 GOODS = ("brick", "food", "tool", "wine", "cloth")
@@ -70,7 +70,7 @@ def test_five_players_30_cards():
 def test_city_tokens(board, letters, seed):
     g = Game.new(board, 3, seed=seed)
     pos = g.to_json()
-    b = compiled.board(board)
+    b = vocabulary.board(board)
     by_letter: dict = {}
     for c, name in enumerate(b.cities):
         if b.city_letter[c] < 0:
@@ -83,7 +83,7 @@ def test_city_tokens(board, letters, seed):
 
 
 def test_italia_has_no_d_cities():
-    b = compiled.board("italia")
+    b = vocabulary.board("italia")
     assert 3 not in b.city_letter                              # letter index 3 = D
 
 
@@ -91,7 +91,7 @@ def test_italia_has_no_d_cities():
 @pytest.mark.parametrize("seed", [1, 5])
 def test_province_markers(board, seed):
     pos = Game.new(board, 4, seed=seed).to_json()
-    b = compiled.board(board)
+    b = vocabulary.board(board)
     for v, prov in enumerate(b.provinces):
         goods = [pos["cities"][c] for i, c in enumerate(b.cities) if b.city_province[i] == v]
         best = max(goods, key=GOODS.index)

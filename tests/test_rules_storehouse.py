@@ -1,7 +1,7 @@
 """Storehouse (rulings 11, 13, 38): 12 slots shared with stored colonists; overflow choices; Mercator limits."""
 import pytest
 
-from concordia_ai.position import PositionError
+from concordia_ai.engine.position import PositionError
 from positions import base, coins, colonists, gds, goods, load, moves, ok, set_player, set_pm, set_turn
 
 # Italia: Aquileia food, Novaria tool, Syracusae brick -> tool marker (fixed layout of positions.py)

@@ -5,8 +5,8 @@ from __future__ import annotations
 import itertools
 from collections import Counter
 
-from concordia_ai.game import CHANCE, Game
-from concordia_ai.search import SearchConfig, search
+from concordia_ai.engine.game import CHANCE, Game
+from concordia_ai.ai.search import SearchConfig, search
 from positions_search import (DECK_I_UNSEEN, chi2_critical, chi_square, small_deck_game, small_deck_pos)
 
 from positions import load

@@ -5,9 +5,9 @@ from __future__ import annotations
 import pytest
 
 from concordia_ai import core
-from concordia_ai.bots import make_bot, play_game
-from concordia_ai.game import CHANCE, Game, GameError
-from concordia_ai.search import SearchConfig, search
+from concordia_ai.ai.bots import make_bot, play_game
+from concordia_ai.engine.game import CHANCE, Game, GameError
+from concordia_ai.ai.search import SearchConfig, search
 from positions_search import (fifteenth_house_game, keep_game, last_card_game, prefect_game, small_deck_game,
                               useless_card_game)
 

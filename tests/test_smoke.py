@@ -13,16 +13,17 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 SCRIPT = """
 import random
 import concordia_ai.core
-from concordia_ai import compiled, core
+from concordia_ai import core
+from concordia_ai.engine import vocabulary
 for name in ("imperium", "italia"):
-    s = core.CoreState.new(compiled.board(name).id, 4, 1)
+    s = core.CoreState.new(vocabulary.board(name).id, 4, 1)
     rng = random.Random(1)
     steps = 0
     while not s.is_over and steps < 20000:
         s.apply(rng.choice(s.legal_actions()))
         steps += 1
     assert s.is_over, (name, steps)
-    t = core.CoreState.new(compiled.board(name).id, 3, 2)
+    t = core.CoreState.new(vocabulary.board(name).id, 3, 2)
     assert t.random_playout(2, 100000) > 0 and t.is_over
 print('ok')
 """

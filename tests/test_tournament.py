@@ -5,8 +5,14 @@ from collections import Counter
 
 import pytest
 
-from concordia_ai import ratings
-from concordia_ai.tournament import TournamentConfig, TournamentError, balanced_lineups, play_task, read_log
+from concordia_ai.lab import ratings
+from concordia_ai.lab.tournament import (
+    TournamentConfig,
+    TournamentError,
+    balanced_lineups,
+    play_task,
+    read_log,
+)
 from cli_helpers import error_line, run
 
 
@@ -37,7 +43,7 @@ def test_three_bots_rotation_log_and_summary(tmp_path):
     assert sorted(rec["ranks"]) == [1, 2, 3] and rec["ranks"][rec["ranking"][0]] == 1
     assert json.loads((out / "tournament.json").read_text())["bots"][2] == {"name": "h", "spec": "heuristic"}
     # the log replays: the moves in notation reproduce the final scores
-    from concordia_ai.game import Game
+    from concordia_ai.engine.game import Game
     g = Game.new("imperium", 3, rec["seed"])
     for m in rec["moves"]:
         g.apply(m)

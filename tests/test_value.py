@@ -6,10 +6,11 @@ import shutil
 import numpy as np
 import pytest
 
-from concordia_ai import core, value
-from concordia_ai.bots import make_bot
-from concordia_ai.game import Game
-from concordia_ai.search import SearchConfig, search
+from concordia_ai import core
+from concordia_ai.ai import value
+from concordia_ai.ai.bots import make_bot
+from concordia_ai.engine.game import Game
+from concordia_ai.ai.search import SearchConfig, search
 
 
 @pytest.fixture(autouse=True)
@@ -190,7 +191,7 @@ def test_reliability_gives_the_expected_calibration_error():
 
 @pytest.mark.parametrize("players,same_as", [(2, "hand"), (3, "net"), (5, "net")])
 def test_auto_evaluation_is_the_hand_formula_with_two_players_and_the_model_otherwise(players, same_as):
-    from concordia_ai.search import effective_eval
+    from concordia_ai.ai.search import effective_eval
     assert SearchConfig().eval == "auto" and effective_eval("auto", players) == same_as
     game = Game.new("italia", players, 9)
     auto = search(game, SearchConfig(iterations=800, seed=3))

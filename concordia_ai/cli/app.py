@@ -15,11 +15,11 @@ import click
 
 from concordia_ai import __version__
 
-from ..errors import ConcordiaError
-from ..game import GameError
-from ..gamefile import GameFileError
-from ..notation import NotationError
-from ..position import PositionError
+from ..engine.errors import ConcordiaError
+from ..engine.game import GameError
+from ..table.game_file import GameFileError
+from ..engine.notation import NotationError
+from ..engine.position import PositionError
 
 CONTEXT_SETTINGS = {"help_option_names": ["-h", "--help"], "max_content_width": 100}
 USAGE_EXIT = 2

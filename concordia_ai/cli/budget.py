@@ -5,7 +5,7 @@ import os
 
 import click
 
-from .. import limits
+from ..engine import limits
 from .app import UserError
 from .common import Bounded
 

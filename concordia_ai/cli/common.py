@@ -8,14 +8,16 @@ from collections import Counter
 
 import click
 
-from .. import compiled, core, limits, userfiles
-from ..content import BOARD_NAMES
-from ..game import Game
-from ..gamefile import FORMAT as GAME_FORMAT
-from ..gamefile import GameFile
-from ..position import FORMAT as POSITION_FORMAT
-from ..position import PositionError
-from ..notation import NotationError, resolve
+from ..engine import vocabulary, limits
+from .. import core
+from ..io import safe_read
+from ..engine.content import BOARD_NAMES
+from ..engine.game import Game
+from ..table.game_file import FORMAT as GAME_FORMAT
+from ..table.game_file import GameFile
+from ..engine.position import FORMAT as POSITION_FORMAT
+from ..engine.position import PositionError
+from ..engine.notation import NotationError, resolve
 from .app import UserError
 
 GAME_FILE = click.argument("game_file", metavar="GAME_FILE")
@@ -63,16 +65,16 @@ def _read_json(path: str, what: str):
     if os.path.isdir(path):
         raise UserError(f"{path} is a folder, not a {what}")
     try:
-        return userfiles.read_json(path)     # regular files only, size, UTF-8 and nesting checked first
-    except userfiles.UserFileError as e:
+        return safe_read.read_json(path)     # regular files only, size, UTF-8 and nesting checked first
+    except safe_read.UserFileError as e:
         raise UserError(f"{what} {e}" if str(e).startswith(path) else str(e)) from None
 
 
 def _file_format(path: str) -> str | None:
     """The "format" field of a JSON file, or None when it cannot be told (the real loader reports why)."""
     try:
-        data = userfiles.read_json(path)
-    except userfiles.UserFileError:
+        data = safe_read.read_json(path)
+    except safe_read.UserFileError:
         return None
     return data.get("format") if isinstance(data, dict) else None
 
@@ -106,8 +108,8 @@ def _split_list(values, option: str) -> list[ListItem]:
         if value.startswith("@"):
             path = value[1:]
             try:
-                text = userfiles.read_text(path)
-            except userfiles.UserFileError as e:
+                text = safe_read.read_text(path)
+            except safe_read.UserFileError as e:
                 raise UserError(f"{option}: {e}") from None
             for n, line in enumerate(text.splitlines(), 1):
                 items += [_item(x.strip(), f"{path} line {n}") for x in line.split(",")
@@ -129,7 +131,7 @@ def _resolve_item(item: ListItem, options: list[str], what: str, option: str) ->
             from None
 
 
-def _parse_cities(values, board: compiled.CompiledBoard, goods) -> dict[str, str]:
+def _parse_cities(values, board: vocabulary.CompiledBoard, goods) -> dict[str, str]:
     """--cities CITY=GOOD,...: every city of the board with its good, checked against the city tokens."""
     cities = [c for c, letter in zip(board.cities, board.city_letter) if letter >= 0]
     out: dict[str, str] = {}
@@ -147,8 +149,8 @@ def _parse_cities(values, board: compiled.CompiledBoard, goods) -> dict[str, str
         raise UserError(f"--cities: no good given for {len(missing)} of {len(cities)} cities: "
                         f"{', '.join(_city_label(board, c) for c in missing)}")
     # the city tokens of each letter are a fixed set: a typo shows as a count that does not match
-    tokens = compiled.rules().raw.city_tokens
-    for li, letter in enumerate(compiled.LETTERS):
+    tokens = vocabulary.rules().raw.city_tokens
+    for li, letter in enumerate(vocabulary.LETTERS):
         of_letter = [c for c, l in zip(board.cities, board.city_letter) if l == li]
         have = Counter(out[c] for c in of_letter)
         if not have:
@@ -164,10 +166,10 @@ def _parse_cities(values, board: compiled.CompiledBoard, goods) -> dict[str, str
     return out
 
 
-def _city_label(board: compiled.CompiledBoard, city: str) -> str:
+def _city_label(board: vocabulary.CompiledBoard, city: str) -> str:
     """'Londinium (B, Britannia)': what a player finds printed on the board."""
     c = board.cities.index(city)
-    return f"{city} ({compiled.LETTERS[board.city_letter[c]]}, {board.provinces[board.city_province[c]]})"
+    return f"{city} ({vocabulary.LETTERS[board.city_letter[c]]}, {board.provinces[board.city_province[c]]})"
 
 
 def _parse_names(names: str | None, players: int | None) -> tuple[list[str] | None, int]:

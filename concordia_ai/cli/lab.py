@@ -6,8 +6,9 @@ import re
 
 import click
 
-from .. import limits, userfiles
-from ..content import BOARD_NAMES
+from ..engine import limits
+from ..io import safe_read
+from ..engine.content import BOARD_NAMES
 from .app import UserError, main
 from .common import Bounded, _board_name, _echo_json
 
@@ -42,8 +43,8 @@ _TYPE_WORDS = {str: "a string", bool: "true or false"}
 
 def _read_tournament_toml(path: str) -> dict:
     try:
-        data = userfiles.read_toml(path)
-    except userfiles.UserFileError as e:
+        data = safe_read.read_toml(path)
+    except safe_read.UserFileError as e:
         raise UserError(f"--config: {e}") from None
     for key in data:
         if key not in TOURNAMENT_KEYS:
@@ -90,8 +91,8 @@ def _tls_settings(ca_file, cert, key) -> dict:
         raise UserError("--tls-cert and --tls-key go together (the client certificate and its key)")
     for option, path in tls.items():
         try:
-            userfiles.read_bytes(path)
-        except userfiles.UserFileError as e:
+            safe_read.read_bytes(path)
+        except safe_read.UserFileError as e:
             raise UserError(f"--{option.replace('_client', '').replace('_', '-')}: {e}") from None
     return tls
 
@@ -161,7 +162,7 @@ def tournament(bot_values, config_file, games, players, board, seed, jobs, out, 
     """
     import time as _time
 
-    from .. import tournament as T
+    from ..lab import tournament as T
 
     file_opts = _read_tournament_toml(config_file) if config_file else {}
     bots = _parse_bot_options(bot_values) if bot_values else file_opts.get("bots")
@@ -239,7 +240,7 @@ def rate(log, as_json, bootstrap):
       concordia rate results/t1/games.jsonl
       concordia rate results/t1 --json
     """
-    from .. import tournament as T
+    from ..lab import tournament as T
     summary = T.rate(log, bootstrap=bootstrap)
     if as_json:
         _echo_json(summary)
@@ -258,7 +259,7 @@ def bots_command(as_json):
       concordia bots
       concordia bots --json
     """
-    from ..bots import describe_bots
+    from ..ai.bots import describe_bots
     info = describe_bots()
     if as_json:
         _echo_json(info)

@@ -6,8 +6,9 @@ import os
 
 import click
 
-from .. import core, position_template, render
-from ..game import Game
+from .. import core
+from ..table import position_template, render
+from ..engine.game import Game
 from .app import UserError, main
 from .common import _board_name, _parse_names, _read_json
 

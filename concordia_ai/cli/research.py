@@ -6,7 +6,7 @@ import time
 
 import click
 
-from ..content import BOARD_NAMES
+from ..engine.content import BOARD_NAMES
 from .app import UserError, main
 from .common import _board_name, _echo_json, _split_list
 
@@ -67,7 +67,7 @@ def _run_options(f):
 
 def _play(experiment: str, command: str, opts: dict, cards=None, from_round=None) -> dict:
     """Check the options, play the run's missing games, write and return its report."""
-    from ..research import games as G, report as R, stats
+    from ..lab.research import games as G, report as R, stats
     reps = stats.REPS if opts["bootstrap"] is None else opts["bootstrap"]
     min_n = stats.MIN_N if opts["min_n"] is None else opts["min_n"]
     if reps < 0:
@@ -111,7 +111,7 @@ def _play(experiment: str, command: str, opts: dict, cards=None, from_round=None
 
 
 def _header(rep: dict) -> str:
-    from ..research.stats import FEW_BLOCKS
+    from ..lab.research.stats import FEW_BLOCKS
     c = rep["config"]
     return (f"{c['map'].title()}, {c['players']} players, bot {c['bot']}: {rep['new_games']} games played now, "
             f"{rep['games']} of {rep['planned_games']} in {rep['out']} (report.md, report.json"
@@ -139,7 +139,7 @@ def cards(**opts):
       concordia research cards --out runs/it3 --resume --games 600
       concordia research cards --bot ismcts:iterations=2000 --players 4 --jobs 2 --out runs/imp4
     """
-    from ..research.report import cards_text, purchases_text
+    from ..lab.research.report import cards_text, purchases_text
     rep = _play("selfplay", "cards", opts)
     if opts["as_json"]:
         _echo_json(rep)
@@ -168,7 +168,7 @@ def seats(**opts):
       concordia research seats --map imperium --players 4 --bot heuristic --games 400 --out runs/imp4
       concordia research seats --out runs/it3 --resume
     """
-    from ..research.report import marginal_text, seats_text
+    from ..lab.research.report import marginal_text, seats_text
     rep = _play("selfplay", "seats", opts)
     if opts["as_json"]:
         _echo_json({k: rep[k] for k in ("config", "games", "statistics", "seats", "marginal", "plots", "out")})
@@ -205,7 +205,7 @@ def intervene(card_values, from_round, **opts):
       concordia research intervene --out runs/int --resume --games 240
       concordia research intervene --card Architect --from-turn 8 --bot heuristic --games 80
     """
-    from ..research.report import interventions_text
+    from ..lab.research.report import interventions_text
     cards_list = _split_list(card_values, "--card") if card_values else None
     if not cards_list and not opts["resume"]:
         raise UserError("--card: name the card to force and forbid (e.g. --card Weaver), or --card all")
@@ -233,7 +233,7 @@ def report_command(folder, bootstrap, min_n, no_plots, as_json):
       concordia research report runs/it3
       concordia research report runs/it3 --min-n 50 --json
     """
-    from ..research import report as R
+    from ..lab.research import report as R
     rep = R.from_folder(folder, bootstrap, min_n, with_plots=not no_plots)
     if as_json:
         _echo_json(rep)

@@ -6,7 +6,7 @@ import sys
 
 import click
 
-from .. import review as rv
+from ..table import review as rv
 from .app import UserError, main
 from .budget import search_budget
 from .common import GAME_FILE, _echo_json, _load
@@ -65,7 +65,7 @@ def review(game_file, seconds, iterations, jobs, player_name, out_path, plot_pat
     if os.path.abspath(out) == os.path.abspath(game_file):
         raise UserError("--out: that is the game file itself; give another file name")
     from tqdm import tqdm
-    from ..turns import recorded_turns
+    from ..ai.turns import recorded_turns
     total = len([t for t in recorded_turns(gf._initial_game(), gf.moves) if seat is None or t.seat == seat])
     bar = tqdm(total=total, desc="review", unit="turn", file=sys.stderr, disable=quiet)
     result = rv.review_game(gf.initial, gf.moves, config, out, seat, workers, progress=bar.update)

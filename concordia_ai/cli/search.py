@@ -5,9 +5,10 @@ import sys
 
 import click
 
-from .. import limits, render
-from ..game import CHANCE, GameError
-from ..turns import judge_turn, parse_turn
+from ..engine import limits
+from ..table import render
+from ..engine.game import CHANCE, GameError
+from ..ai.turns import judge_turn, parse_turn
 from .app import UserError, main
 from .budget import budget_options, search_budget
 from .common import GAME_FILE, Bounded, _echo_json, load_any
@@ -98,7 +99,7 @@ def hint(game_file, seconds, iterations, jobs, top, step, intended, spec, seed, 
       concordia hint game.json --move "play Prefect; produce Italia"
       concordia hint game.json --step --iterations 20000 --json
     """
-    from .. import analyze
+    from ..protocol import analyze
 
     kind, options = analyze.config_from_spec(spec) if spec else ("ismcts", None)
     if kind == "flatmc" and not step:
@@ -120,7 +121,7 @@ def hint(game_file, seconds, iterations, jobs, top, step, intended, spec, seed, 
 
 
 def make_config(opts: dict, seed: int):
-    from ..search import SearchConfig
+    from ..ai.search import SearchConfig
     try:
         return SearchConfig(**opts, seed=seed)
     except GameError as e:
@@ -139,7 +140,7 @@ def run_search(game, config, desc: str, quiet: bool):
     """One (root-parallel) search with a progress bar of its time on stderr."""
     import time
 
-    from ..search import search
+    from ..ai.search import search
     total = config.seconds if config.seconds and not config.iterations else None
     t0 = time.perf_counter()
     result = _Ticker(total, desc, quiet).run(lambda: search(game, config))
@@ -150,9 +151,9 @@ def run_search(game, config, desc: str, quiet: bool):
 def _turn_hint(game_file, game, result, config, described, top, judgement, as_json) -> None:
     from dataclasses import asdict
 
-    from .. import analyze
-    from ..search import effective_eval
-    from ..turns import hint_warnings, line_after, turn_effect
+    from ..protocol import analyze
+    from ..ai.search import effective_eval
+    from ..ai.turns import hint_warnings, line_after, turn_effect
     turns = analyze.turn_dicts(game, result, top)
     warnings = hint_warnings(result.turns, result.searches)
     if effective_eval(config.eval, game.n_players) != "net":
@@ -219,7 +220,7 @@ def _step_hint(game_file, game, kind, config, top, as_json, quiet) -> None:
     import sys
     from dataclasses import replace
 
-    from .. import analyze
+    from ..protocol import analyze
     desc = f"{kind} for {game.names[game.decider]}"
     if kind == "flatmc":
         cands, done = _Ticker(config.seconds or None, desc, quiet).run(lambda: analyze.flat_candidates(game, config))
@@ -287,7 +288,7 @@ def analyze(root):
     """
     import os
 
-    from .. import analyze as engine
+    from ..protocol import analyze as engine
     if root is not None and not os.path.isdir(root):
         raise UserError(f"--root: {root} is not a folder; give the folder that `file` queries may read")
     return engine.serve(sys.stdin, sys.stdout, root=root)

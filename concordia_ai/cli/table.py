@@ -3,10 +3,11 @@ from __future__ import annotations
 
 import click
 
-from .. import compiled, history, render
-from ..content import BOARD_NAMES
-from ..game import Game
-from ..notation import NotationError, resolve
+from ..engine import vocabulary
+from ..table import history, render
+from ..engine.content import BOARD_NAMES
+from ..engine.game import Game
+from ..engine.notation import NotationError, resolve
 from .app import UserError, main
 from .common import GAME_FILE, _echo_json, _load
 
@@ -23,12 +24,12 @@ def board(map_name, as_json):
       concordia board italia
       concordia board aegyptus --json
     """
-    from ..boardinfo import board_info
+    from ..table.board_info import board_info
 
     key = map_name.strip().lower()
     if key not in BOARD_NAMES:
         raise UserError(f"unknown map {map_name!r}; valid: {', '.join(BOARD_NAMES)}")
-    info = board_info(compiled.board(key))
+    info = board_info(vocabulary.board(key))
     if as_json:
         _echo_json(info)
     else:

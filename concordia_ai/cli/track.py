@@ -7,11 +7,13 @@ import secrets
 
 import click
 
-from .. import compiled, core, costs, history, limits, render
-from ..content import BOARD_NAMES
-from ..game import Game, GameError
-from ..gamefile import FORMAT as GAME_FORMAT
-from ..gamefile import GameFile, GameFileError, locked
+from ..engine import vocabulary, costs, limits
+from .. import core
+from ..table import history, render
+from ..engine.content import BOARD_NAMES
+from ..engine.game import Game, GameError
+from ..table.game_file import FORMAT as GAME_FORMAT
+from ..table.game_file import GameFile, GameFileError, locked
 from .app import UserError, main
 from .budget import budget_options
 from .common import (GAME_FILE, GAME_OR_POSITION, Bounded, _board_name, _echo_json, _load, _parse_cities,
@@ -73,11 +75,11 @@ def new(ctx, game_file, board, players, seed, names, cities, display, wine_varia
                                 f"(the 7 display cards); {'--display' if cities else '--cities'} is missing")
             if seed is not None:
                 raise UserError("--seed is for a simulated game; a real table (--cities/--display) has no seed")
-            b = compiled.board(board)
-            city_goods = _parse_cities(cities, b, compiled.rules().goods)
+            b = vocabulary.board(board)
+            city_goods = _parse_cities(cities, b, vocabulary.rules().goods)
             # the opening display holds deck I cards only, so a card's name alone means its deck I card
-            opening = {m.name: m.label for m in compiled.rules().market if m.deck == 0}
-            market = [m.label for m in compiled.rules().market] + list(opening)
+            opening = {m.name: m.label for m in vocabulary.rules().market if m.deck == 0}
+            market = [m.label for m in vocabulary.rules().market] + list(opening)
             cards = [opening.get(label, label) for label in
                      (_resolve_item(c, market, "market card", "--display") for c in _split_list([display], "--display"))]
             game = Game.from_table(board, players, city_goods, cards, name_list, wine_variant, intermediate_scoring)

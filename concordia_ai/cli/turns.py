@@ -3,8 +3,8 @@ from __future__ import annotations
 
 import click
 
-from .. import render
-from ..gamefile import locked
+from ..table import render
+from ..table.game_file import locked
 from .app import UserError
 from .budget import search_budget
 from .common import _load

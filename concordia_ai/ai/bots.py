@@ -1,0 +1,258 @@
+"""Bots behind one small interface, built from spec strings like `ismcts:iterations=5000,c=0.7`
+or from a TOML file (`type = "ismcts"` plus its parameters).
+
+    >>> bot = make_bot("heuristic", seed=1)
+    >>> move = bot.choose(game)          # a legal move code for whoever decides in `game`
+"""
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, fields
+
+from .. import core
+from ..engine import limits
+from . import plans
+from ..io import safe_read
+from ..engine.errors import ConcordiaError
+from .plan_player import PlanPlayer
+from .search import SearchConfig, best_move
+
+
+class BotSpecError(ConcordiaError):
+    """A bot spec that names an unknown bot or parameter, or a bad value."""
+
+
+@dataclass(frozen=True)
+class Param:
+    name: str
+    type: type
+    default: object
+    help: str
+
+
+class Bot:
+    """Chooses a legal move for whoever decides in a game. `seed` makes every choice reproducible."""
+    kind = "bot"
+    params: tuple[Param, ...] = ()
+    description = ""
+
+    def __init__(self, seed: int = 0, **options):
+        self.seed = seed
+        self.options = options
+        self._rng = random.Random(seed)
+
+    def next_seed(self) -> int:
+        return self._rng.getrandbits(62)
+
+    def choose(self, game) -> int:
+        raise NotImplementedError
+
+    def __repr__(self):
+        opts = ",".join(f"{k}={v}" for k, v in self.options.items())
+        return f"{self.kind}:{opts}" if opts else self.kind
+
+
+class RandomBot(Bot):
+    kind = "random"
+    description = "uniformly random legal sub-decisions"
+
+    def choose(self, game) -> int:
+        return self._rng.choice(game.legal_moves())
+
+
+class GreedyBot(Bot):
+    kind = "greedy"
+    description = "best immediate heuristic value (one sub-decision of lookahead)"
+
+    def choose(self, game) -> int:
+        return core.choose_greedy(game.state, self.next_seed(), False)
+
+
+class HeuristicBot(Bot):
+    kind = "heuristic"
+    description = ("plans a whole turn: each candidate is followed by the greedy rest of the turn and judged "
+                   "by an estimate of the final score (VP now, money, houses, colonists)")
+
+    def choose(self, game) -> int:
+        return core.choose_greedy(game.state, self.next_seed(), True)
+
+
+_SEARCH_PARAMS = tuple(
+    Param(f.name, f.type if isinstance(f.type, type) else {"int": int, "float": float, "str": str,
+                                                           "bool": bool}[f.type], f.default, "")
+    for f in fields(SearchConfig) if f.name != "seed")
+
+
+class FlatMCBot(Bot):
+    kind = "flatmc"
+    description = "flat Monte Carlo: the budget spread over the legal moves, best mean reward wins"
+    params = tuple(p for p in _SEARCH_PARAMS if p.name in
+                   ("iterations", "seconds", "reward", "mix", "margin_scale", "rollout", "epsilon", "rollout_turns"))
+
+    def choose(self, game) -> int:
+        legal = game.legal_moves()
+        if len(legal) == 1:
+            return legal[0]
+        cfg = SearchConfig(**self.options, seed=self.next_seed())
+        stats, _ = core.flat_monte_carlo(game.state, cfg.core_dict(players=game.n_players))
+        return max(stats, key=lambda s: (s[2], -legal.index(s[0])))[0]
+
+
+class IsmctsBot(Bot):
+    kind = "ismcts"
+    description = "Information Set MCTS over the unseen stack order (see SearchConfig)"
+    params = _SEARCH_PARAMS
+
+    def choose(self, game) -> int:
+        legal = game.legal_moves()
+        if len(legal) == 1:
+            return legal[0]
+        return best_move(game, SearchConfig(**self.options, seed=self.next_seed()))
+
+
+class PlanBot(Bot):
+    kind = "plan"
+    description = ("priority rules written in TOML (docs/plans.md): which cards to buy and play, when to build, "
+                   "where colonists go; spec plan:NAME (shipped: " + ", ".join(plans.shipped_plans()) +
+                   "), plan:FILE.toml or plan:KEY=VALUE,...")
+    params = tuple(Param(r.name, r.type, r.default, r.help) for r in plans.RULES)
+
+    def __init__(self, seed: int = 0, **options):
+        super().__init__(seed, **options)
+        try:
+            self.player = PlanPlayer(plans.plan_from_table(options))
+        except plans.PlanError as e:
+            raise BotSpecError(str(e)) from None
+
+    def choose(self, game) -> int:
+        return self.player.choose(game.state, self.next_seed())
+
+
+BOT_TYPES: dict[str, type[Bot]] = {b.kind: b for b in (RandomBot, GreedyBot, HeuristicBot, FlatMCBot, IsmctsBot,
+                                                       PlanBot)}
+for _b in (FlatMCBot, IsmctsBot):
+    _b.params = tuple(Param(p.name, p.type, getattr(SearchConfig, p.name), p.help) for p in _b.params)
+
+
+def parse_spec(spec: str) -> tuple[str, dict]:
+    """('ismcts', {'iterations': 5000}) from 'ismcts:iterations=5000' or from a TOML file's path."""
+    if not isinstance(spec, str) or not spec.strip():
+        raise BotSpecError(f"empty bot spec; valid bots: {', '.join(BOT_TYPES)}")
+    spec = spec.strip()
+    if spec.partition(":")[0].strip().lower() == "plan":   # plans have their own syntax: names, files, lists
+        return "plan", _plan_options(plans.parse_plan_spec, spec.partition(":")[2])
+    from_file = spec.endswith(".toml")
+    if from_file:
+        try:
+            data = safe_read.read_toml(spec)
+        except safe_read.UserFileError as e:
+            raise BotSpecError(f"bot file: {e}") from None
+        kind = data.pop("type", None)
+        if not isinstance(kind, str):
+            raise BotSpecError(f"bot file {spec}: needs type = one of {', '.join(BOT_TYPES)}")
+        if kind.strip().lower() == "plan":
+            return "plan", _plan_options(plans.plan_file_options, data, f"bot file {spec}: ")
+        raw = data
+    else:
+        kind, _, rest = spec.partition(":")
+        raw = {}
+        for item in filter(None, (x.strip() for x in rest.split(","))):
+            key, eq, value = item.partition("=")
+            if not eq:
+                raise BotSpecError(f"bot spec {spec!r}: {item!r} is not key=value")
+            raw[key.strip()] = value.strip()
+    kind = kind.strip().lower()
+    if kind not in BOT_TYPES:
+        raise BotSpecError(f"unknown bot {kind!r}; valid: {', '.join(BOT_TYPES)}")
+    cls = BOT_TYPES[kind]
+    known = {p.name: p for p in cls.params}
+    options = {}
+    for key, value in raw.items():
+        if key not in known:
+            valid = ", ".join(known) or "none"
+            raise BotSpecError(f"bot {kind}: unknown parameter {key!r}; valid: {valid}")
+        options[key] = _convert(f"bot file {spec}" if from_file else f"bot {kind}", known[key], value)
+    if kind in ("ismcts", "flatmc"):
+        try:
+            SearchConfig(**options)
+        except ConcordiaError as e:
+            raise BotSpecError(f"bot {kind}: {e}") from None
+    return kind, options
+
+
+def _plan_options(parse, source, where: str = "") -> dict:
+    try:
+        return parse(source)
+    except plans.PlanError as e:
+        raise BotSpecError(f"{where}{e}") from None
+
+
+_WORDS = {int: "an integer", float: "a number", str: "a string", bool: "true or false"}
+
+
+def _convert(where: str, param: Param, value):
+    """A spec string's value (or a TOML value) as the parameter's type. A TOML bool is no number
+    (`iterations = true` is refused); values read from a file are not quoted in messages."""
+    if not isinstance(value, str) or where.startswith("bot file"):
+        if param.type is float and isinstance(value, int) and not isinstance(value, bool):
+            return float(value)
+        if isinstance(value, param.type) and not (param.type is not bool and isinstance(value, bool)):
+            return value
+        raise BotSpecError(f"{where}: {param.name} must be {_WORDS[param.type]}")
+    try:
+        if param.type is bool:
+            if value.lower() not in ("true", "false", "1", "0", "yes", "no"):
+                raise ValueError
+            return value.lower() in ("true", "1", "yes")
+        if param.type in (int, float) and len(value) > limits.MAX_NUMBER_CHARS:
+            raise ValueError      # int() refuses past 4,300 digits with a ValueError too, but slowly
+        return param.type(value)
+    except ValueError:
+        raise BotSpecError(f"{where}: {param.name}={limits.shown(value)} is not "
+                           f"{_WORDS[param.type]}") from None
+
+
+def make_bot(spec: str, seed: int = 0) -> Bot:
+    kind, options = parse_spec(spec)
+    return BOT_TYPES[kind](seed=seed, **options)
+
+
+def describe_bots() -> list[dict]:
+    """The bot types with their parameters and defaults (for `concordia bots`)."""
+    return [dict(name=k, description=c.description,
+                 params=[dict(name=p.name, type=p.type.__name__, default=p.default) for p in c.params])
+            for k, c in BOT_TYPES.items()]
+
+
+# The rules let a game go on forever (nobody has to buy or build). Real games last 15-25 turns per player and
+# random ones about 65; a game still running after this many turns is stopped and scored as it stands.
+MAX_TURNS = 2000
+
+
+@dataclass
+class PlayedGame:
+    game: object
+    moves: list[int]
+    texts: list[str]          # the moves in notation (a text depends on the state it was played in)
+    think: list[float]        # seconds each seat spent choosing
+    truncated: bool           # stopped at MAX_TURNS and scored as it stood
+
+
+def play_game(bots: list[Bot], board: str = "imperium", seed: int = 0, max_turns: int = MAX_TURNS,
+              record_texts: bool = False, **game_options) -> PlayedGame:
+    """Play one simulated game, seat i played by bots[i]; with record_texts, also the moves in notation."""
+    import time
+
+    from ..engine.game import Game
+    game = Game.new(board, len(bots), seed, **game_options)
+    moves, texts, think = [], [], [0.0] * len(bots)
+    while not game.is_over and game.state.turns < max_turns:
+        seat = game.decider
+        t0 = time.perf_counter()
+        move = bots[seat].choose(game)
+        think[seat] += time.perf_counter() - t0
+        if record_texts:
+            texts.append(game.text(move))
+        game.state.apply(move)
+        moves.append(move)
+    return PlayedGame(game, moves, texts, think, not game.is_over)

@@ -1,0 +1,246 @@
+"""Whole turns: a player's run of sub-decisions until their turn ends, as people think of a move.
+
+A turn ends when the turn counter moves on, another seat (or chance: a card revealed into the display)
+decides, or the game ends. This module reads turns from text, from a game's history and from a search
+(concordia_ai.ai.search.TurnCandidate), and judges an intended turn against the search's best.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from ..engine import step_order
+from ..engine.errors import GameError, NotationError
+from ..engine.game import CHANCE, Game
+from .search import SearchConfig, SearchResult, TurnCandidate, search, turn_end_key, win_se
+
+MAX_OWN_TURNS = 3    # a principal variation shows at most this many turns of the player to move
+
+
+def turn_over(game: Game, seat: int, turn: int) -> bool:
+    """Has `seat`'s run of decisions that began at turn counter `turn` ended?"""
+    return game.is_over or game.decider != seat or game.state.turns != turn
+
+
+def parse_turn(game: Game, text: str) -> list[int]:
+    """The moves of one whole turn typed as 'play Architect; move ...; build ...; done'.
+
+    Raises NotationError naming the bad step, a turn that stops early, or moves past the turn's end."""
+    parts = [p.strip() for p in text.split(";") if p.strip()] if isinstance(text, str) else []
+    if not parts:
+        raise NotationError("--move: give a whole turn, its moves separated by ';' "
+                            "(e.g. \"play Prefect; produce Italia\")")
+    if game.decider is None or game.decider == CHANCE:
+        raise NotationError("--move: no player decides now")
+    seat, turn = game.decider, game.state.turns
+    g = game.clone()
+    g.state.set_chance(False, True)     # stop before any reveal: those are not the player's
+    try:
+        # steps typed in another order (builds, trades, colonist moves) become the engine's canonical order
+        _, steps = step_order.place(g, parts, finish=False)
+        parts = [st.text for st in steps]
+    except (GameError, NotationError):
+        pass                            # the step-by-step pass below names the step that does not fit
+    codes = []
+    for i, part in enumerate(parts):
+        if turn_over(g, seat, turn):
+            raise NotationError(f"--move: the turn ends after {parts[i - 1]!r} (move {i} of {len(parts)}); "
+                                f"{part!r} and what follows belong to the next decision")
+        try:
+            code = g.parse(part)
+        except (GameError, NotationError) as e:
+            raise NotationError(f"--move: move {i + 1} of {len(parts)} {part!r}: {e}") from None
+        codes.append(code)
+        g.state.apply(code)
+    if not turn_over(g, seat, turn):
+        legal = ", ".join(g.text(m) for m in g.legal_moves())
+        raise NotationError(f"--move: the turn is not finished after {parts[-1]!r}: {game.names[seat]} still "
+                            f"decides ({g.phase}); continue with one of: {legal}")
+    return codes
+
+
+# ---------------------------------------------------------------- history
+
+@dataclass
+class RecordedTurn:
+    """One player's recorded run of decisions: moves[start:end] of the game file."""
+    index: int               # 0-based among the recorded turns
+    start: int
+    end: int
+    seat: int
+    turn: int                # the turn counter when it began (0-based)
+    texts: list[str]
+    forced: bool             # every step had a single legal move: nothing to judge
+
+
+def recorded_turns(initial: Game, moves: list[str]) -> list[RecordedTurn]:
+    """Split a game file's moves into turns (reveals entered at a real table belong to none).
+
+    A turn left unfinished at the end of the file is not included."""
+    g = initial.clone()
+    out: list[RecordedTurn] = []
+    cur = None
+    for i, text in enumerate(moves):
+        if g.decider == CHANCE:
+            g.apply(text)
+            continue
+        if cur is None:
+            cur = dict(start=i, seat=g.decider, turn=g.state.turns, texts=[], forced=True)
+        if len(g.legal_moves()) > 1:
+            cur["forced"] = False
+        code = g.parse(text)
+        cur["texts"].append(g.text(code))
+        g.apply(code)
+        if turn_over(g, cur["seat"], cur["turn"]):
+            out.append(RecordedTurn(len(out), cur["start"], i + 1, cur["seat"], cur["turn"], cur["texts"],
+                                    cur["forced"]))
+            cur = None
+    return out
+
+
+def game_before(initial: Game, moves: list[str], rt: RecordedTurn) -> Game:
+    g = initial.clone()
+    for text in moves[:rt.start]:
+        g.apply(text)
+    return g
+
+
+# ---------------------------------------------------------------- what a turn does
+
+def turn_effect(game: Game, moves: list[int]) -> dict:
+    """The deciding player's coins, goods, houses and VP now before and after the turn's moves."""
+    seat = game.decider
+    g = game.clone()
+    g.state.set_chance(False, True)
+    before = _holdings(g, seat)
+    for a in moves:
+        g.state.apply(a)
+    after = _holdings(g, seat)
+    return {k: {"before": before[k], "after": after[k]} for k in before}
+
+
+def _holdings(game: Game, seat: int) -> dict:
+    p = game.to_json()["players"][seat]
+    out = {"coins": p["coins"]}
+    out.update({f"goods.{g}": n for g, n in p["goods"].items()})
+    out["houses"] = len(p["houses"])
+    out["vp_now"] = game.scores()[seat]["total"]
+    return out
+
+
+def line_after(game: Game, turn: TurnCandidate, own_turns: int = MAX_OWN_TURNS) -> list[dict]:
+    """The most visited line after a candidate turn, cut into turns labelled by who decides:
+    [{"who": "Bob", "turn": 2, "moves": [...]}, ...]; it stops before the player's own `own_turns`-th
+    turn counting the candidate itself. Reveals show as moves of 'chance'."""
+    seat = game.decider
+    g = game.clone()
+    g.state.set_chance(False, True)
+    for a in turn.moves:
+        g.state.apply(a)
+    segments: list[dict] = []
+    own, own_turn = 1, game.state.turns
+    for a in turn.after:
+        if not g.state.is_legal(a):
+            break
+        who = "chance" if g.decider == CHANCE else g.names[g.decider]
+        number = g.state.turns + 1
+        if g.state.turn_player == seat and g.state.turns != own_turn:
+            own, own_turn = own + 1, g.state.turns
+            if own > own_turns:
+                break
+        if not segments or segments[-1]["who"] != who or segments[-1]["turn"] != number:
+            segments.append({"who": who, "turn": number, "moves": []})
+        segments[-1]["moves"].append(g.text(a))
+        g.state.apply(a)
+    return segments
+
+
+# ---------------------------------------------------------------- judging a turn
+
+@dataclass
+class Judgement:
+    """An intended turn against the search's best, from the player's side."""
+    best: TurnCandidate
+    turn: TurnCandidate | None       # the intended turn's statistics (None: the search never tried it)
+    rank: int | None                 # 1-based place in the search's list, or by win among it if not in it
+    in_list: bool                    # the turn was among the search's candidates
+    candidates: int
+    source: str                      # "candidates" or "forced prefix search"
+    extra_searches: int = 0
+    notes: list[str] = field(default_factory=list)
+
+    @property
+    def loss_win(self) -> float | None:
+        return None if self.turn is None else max(0.0, self.best.win - self.turn.win)
+
+    @property
+    def loss_vp(self) -> float | None:
+        return None if self.turn is None else max(0.0, self.best.vp - self.turn.vp)
+
+
+def judge_turn(game: Game, moves: list[int], result: SearchResult, config: SearchConfig,
+               search_fn=search) -> Judgement:
+    """Rank and loss of the intended turn `moves` against `result` (a search of `game`).
+
+    If the turn is not among the result's candidates, the position before its last step is searched
+    with the same budget: every visit of that search follows the intended turn up to there, and the
+    root move that completes it gets its own statistics (visits, win, VP, margin)."""
+    if not result.turns:
+        raise GameError("the search found no whole turn (budget too small?)")
+    best = result.turns[0]
+    key = turn_end_key(game, moves)
+    for i, t in enumerate(result.turns):
+        if turn_end_key(game, t.moves) == key:
+            return Judgement(best, t, i + 1, True, len(result.turns), "candidates")
+    g = game.clone()
+    for a in moves[:-1]:
+        g.state.apply(a)
+    extra = 0
+    if len(moves) == 1:
+        sub = result
+    else:
+        sub = search_fn(g, config)
+        extra = 1
+    stat = next((c for c in sub.candidates if c.move == moves[-1]), None)
+    texts = []
+    gg = game.clone()
+    gg.state.set_chance(False, True)
+    for a in moves:
+        texts.append(gg.text(a))
+        gg.state.apply(a)
+    if stat is None:
+        return Judgement(best, None, None, False, len(result.turns), "forced prefix search", extra,
+                         ["the search did not try the turn's last step"])
+    tc = TurnCandidate(list(moves), texts, stat.visits, stat.mean, stat.win, stat.vp, stat.margin,
+                       win_se(stat.win, stat.visits), False, len(moves), [])
+    rank = 1 + sum(1 for t in result.turns if t.win > tc.win)
+    return Judgement(best, tc, rank, False, len(result.turns), "forced prefix search", extra)
+
+
+# ---------------------------------------------------------------- how firm a hint is
+
+MIN_VISITS = 200     # fewer visits on the top turn: say that the answer is thin
+
+
+def hint_warnings(turns: list[TurnCandidate], searches: int = 1, min_visits: int = MIN_VISITS) -> list[str]:
+    """Sentences that say when the search's answer is thin or unstable (empty when it is firm)."""
+    if not turns:
+        return ["The search found no whole turn: give it more time (--time) or iterations."]
+    top = turns[0]
+    out = []
+    if top.visits < min_visits:
+        out.append(f"Few visits: the top turn has only {top.visits} (under {min_visits}); its numbers are "
+                   f"rough. Give the search more time (--time) for a firmer answer.")
+    if len(turns) > 1:
+        second = turns[1]
+        if abs(top.win - second.win) <= top.win_se + second.win_se:
+            pct = lambda x: f"{100 * round(x, 4):.1f}"  # noqa: E731  (as the table rounds)
+            out.append(f"Unstable: the top two turns are within their standard errors "
+                       f"({pct(top.win)} ± {pct(top.win_se)} and {pct(second.win)} ± {pct(second.win_se)} "
+                       f"win %); by this search either is about as good.")
+    if searches > 1 and top.tops < searches:
+        out.append(f"Unstable: only {top.tops} of the {searches} independent searches put this turn first; "
+                   f"more time may change the answer.")
+    if top.partial:
+        out.append(f"The search explored only the first {top.tree_moves} of the top turn's {len(top.moves)} "
+                   f"moves; the rest is the greedy continuation.")
+    return out

@@ -1,0 +1,186 @@
+"""The value model's weights: loading and checking the shipped file, and a numpy reference forward pass.
+
+The forward pass that the search uses runs in the core (cext/value.pxi); this module only moves weights
+into it. The weights are package data (`data/value/weights.npz`) with a metadata file beside it
+(`weights.json`: the format, the feature count, a SHA-256 of the weights, and the command, bots and game
+counts that produced them). `scripts/train_value.py` regenerates both from a seed.
+
+    >>> from concordia_ai.ai import value
+    >>> value.ensure_loaded()            # idempotent; the search calls it before it needs the model
+    >>> value.predict(game.state)        # ([P(win) per seat], [expected final VP per seat])
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+from pathlib import Path
+
+import numpy as np
+
+from .. import core
+from ..engine.content import DATA_DIR as PACKAGE_DATA
+from ..engine.errors import ConcordiaError
+
+FORMAT = "concordia-value-v1"
+DATA_DIR = PACKAGE_DATA / "value"
+WEIGHTS = DATA_DIR / "weights.npz"
+META = DATA_DIR / "weights.json"
+CALIBRATION = DATA_DIR / "calibration.json"     # the map from the search's raw win values to probabilities
+PLAYER_COUNTS = (2, 3, 4, 5)
+ARRAYS = ("w1", "b1", "w_win", "w_vp", "b_vp", "vp_scale")
+
+
+class ValueWeightsError(ConcordiaError):
+    """A weights file that is missing, damaged, or made for another feature layout."""
+
+
+_loaded: str | None = None   # the path whose weights are in the core
+
+
+def sha256_of(path: Path) -> str:
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+def read_weights(weights: Path = WEIGHTS, meta: Path = META) -> dict[int, dict[str, np.ndarray]]:
+    """The weight sets by player count, after checking the metadata, checksum, shapes and values."""
+    weights, meta = Path(weights), Path(meta)
+    try:
+        info = json.loads(meta.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as e:
+        raise ValueWeightsError(f"value weights: cannot read {meta}: {e}") from None
+    if not isinstance(info, dict) or info.get("format") != FORMAT:
+        raise ValueWeightsError(f"value weights: {meta} is not a {FORMAT} metadata file")
+    if info.get("features") != core.VALUE_FEATURES:
+        raise ValueWeightsError(f"value weights: {meta} was made for {info.get('features')} features; this "
+                                f"core computes {core.VALUE_FEATURES} (retrain with scripts/train_value.py)")
+    try:
+        digest = sha256_of(weights)
+    except OSError as e:
+        raise ValueWeightsError(f"value weights: cannot read {weights}: {e.strerror or e}") from None
+    if digest != info.get("sha256"):
+        raise ValueWeightsError(f"value weights: {weights} does not match the checksum in {meta} (damaged or "
+                                "replaced; regenerate with scripts/train_value.py)")
+    try:
+        with np.load(weights, allow_pickle=False) as z:
+            arrays = {k: z[k] for k in z.files}
+    except (OSError, ValueError) as e:
+        raise ValueWeightsError(f"value weights: {weights} is not a weights archive: {e}") from None
+    sets = {}
+    for n in PLAYER_COUNTS:
+        try:
+            sets[n] = {k: np.asarray(arrays[f"p{n}_{k}"], dtype=np.float32) for k in ARRAYS}
+        except KeyError as e:
+            raise ValueWeightsError(f"value weights: {weights} has no array {e.args[0]}") from None
+        w1 = sets[n]["w1"]
+        if w1.ndim != 2 or w1.shape[1] != core.VALUE_FEATURES or not 1 <= w1.shape[0] <= core.VALUE_HIDDEN_MAX:
+            raise ValueWeightsError(f"value weights: p{n}_w1 has shape {w1.shape}; expected (H, "
+                                    f"{core.VALUE_FEATURES}) with H at most {core.VALUE_HIDDEN_MAX}")
+        for k in ("b1", "w_win", "w_vp"):
+            if sets[n][k].shape != (w1.shape[0],):
+                raise ValueWeightsError(f"value weights: p{n}_{k} has shape {sets[n][k].shape}; expected "
+                                        f"({w1.shape[0]},)")
+        for k in ARRAYS:
+            if not np.all(np.isfinite(sets[n][k])):
+                raise ValueWeightsError(f"value weights: p{n}_{k} holds a value that is not finite")
+    return sets
+
+
+def load(weights: Path = WEIGHTS, meta: Path = META) -> None:
+    """Check a weights file and move it into the core (replacing what was there)."""
+    global _loaded
+    sets = read_weights(weights, meta)
+    core.value_clear()
+    _loaded = None
+    for n, w in sets.items():
+        core.value_set_weights(n, w["w1"], w["b1"], w["w_win"], w["w_vp"], float(w["b_vp"]), float(w["vp_scale"]))
+    _loaded = str(weights)
+
+
+def ensure_loaded() -> None:
+    """Load the shipped weights once per process (the search calls this before a search with eval=net)."""
+    if _loaded is None:
+        load()
+
+
+def predict(state) -> tuple[list[float], list[float]]:
+    """Every seat's probability of winning and expected final VP, by the core's forward pass."""
+    ensure_loaded()
+    out = core.value_of(state)
+    if out is None:
+        raise ValueWeightsError(f"value weights: none for {state.n_players} players")
+    return out
+
+
+def fast_tanh(x: np.ndarray) -> np.ndarray:
+    """The core's tanh: a rational approximation within 1e-4 of np.tanh (cext/value.pxi, fast_tanh)."""
+    x = np.clip(x, -4.97, 4.97)
+    x2 = x * x
+    y = x * (135135 + x2 * (17325 + x2 * (378 + x2))) / (135135 + x2 * (62370 + x2 * (3150 + x2 * 28)))
+    return np.clip(y, -1, 1)
+
+
+def forward_numpy(w: dict[str, np.ndarray], x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The reference forward pass: x (..., seats, features) -> (P(win) per seat, expected VP per seat)."""
+    h = fast_tanh(x @ w["w1"].T + w["b1"])
+    s = h @ w["w_win"]
+    s = s - s.max(axis=-1, keepdims=True)
+    p = np.exp(s)
+    p /= p.sum(axis=-1, keepdims=True)
+    vp = float(w["vp_scale"]) * (h @ w["w_vp"] + float(w["b_vp"]))
+    return p, vp
+
+
+_calibration: dict[int, tuple[float, float]] | None = None
+
+
+def calibration_map(path: Path = CALIBRATION) -> dict[int, tuple[float, float]]:
+    """(a, b) per player count of the Platt map p -> sigmoid(a logit(p) + b), fitted on held-out self-play
+    positions by scripts/calibration.py --fit; {} (no map: the raw value is shown) without the file."""
+    global _calibration
+    if _calibration is None or path != CALIBRATION:
+        try:
+            info = json.loads(Path(path).read_text(encoding="utf-8"))
+            table = {int(n): (float(v["a"]), float(v["b"])) for n, v in info["players"].items()}
+        except FileNotFoundError:
+            table = {}
+        except (OSError, ValueError, KeyError, TypeError, AttributeError) as e:
+            raise ValueWeightsError(f"value calibration: {path} is not a calibration file: {e}") from None
+        if any(not (np.isfinite(a) and np.isfinite(b) and a > 0) for a, b in table.values()):
+            raise ValueWeightsError(f"value calibration: {path} holds a map that is not finite and increasing")
+        if path != CALIBRATION:
+            return table
+        _calibration = table
+    return _calibration
+
+
+def calibrate(p: float, se: float, players: int) -> tuple[float, float]:
+    """The search's raw win value p (and its standard error) as a probability of winning, by the Platt map
+    for this player count; the standard error follows by the map's slope (the delta method)."""
+    ab = calibration_map().get(players)
+    if ab is None or p <= 0.0 or p >= 1.0:
+        return p, se                # a certain outcome (every iteration ended the game) stays certain
+    a, b = ab
+    q = min(max(p, 1e-6), 1 - 1e-6)
+    out = 1.0 / (1.0 + np.exp(-(a * np.log(q / (1 - q)) + b)))
+    slope = a * out * (1 - out) / (q * (1 - q))
+    return float(out), float(se * slope)
+
+
+def reliability(p: np.ndarray, y: np.ndarray, bins: int = 10) -> tuple[float, list[dict]]:
+    """Expected calibration error over `bins` equal-width bins of the predicted probability p against the
+    outcomes y (0/1), and the reliability table (per bin: n, mean predicted, observed frequency)."""
+    p, y = np.asarray(p, dtype=float), np.asarray(y, dtype=float)
+    edges = np.linspace(0, 1, bins + 1)
+    k = np.clip(np.digitize(p, edges[1:-1]), 0, bins - 1)
+    ece, table = 0.0, []
+    for b in range(bins):
+        m = k == b
+        if m.any():
+            ece += m.mean() * abs(p[m].mean() - y[m].mean())
+            table.append(dict(bin=f"{edges[b]:.1f}-{edges[b + 1]:.1f}", n=int(m.sum()),
+                              predicted=round(float(p[m].mean()), 4), observed=round(float(y[m].mean()), 4)))
+    return float(ece), table
+
+
+def metadata(meta: Path = META) -> dict:
+    return json.loads(Path(meta).read_text(encoding="utf-8"))

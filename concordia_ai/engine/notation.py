@@ -1,0 +1,188 @@
+"""Move notation: one short, typable line per legal sub-decision (see docs/notation.md).
+
+    play Architect · copy Prefect · done · colonist land (Tribune)
+    move land Roma > Novaria-Roma · build Novaria
+    produce Italia · produce Brown cloth (a variable bonus) · cash · keep wine
+    sell 2 wine · buy 1 cloth · buy Weaver/II · buy Architect/I paying tool
+    place sea Roma (Colonist card) · reveal Mason/I (a card turned up from the stack)
+    enter Berenice-FRANKINCENSE (Aegyptus: which line's colonist goes onto the square)
+
+Parsing is case-insensitive; each word may be shortened to any prefix that leaves one legal move
+("pl arch", "mo l roma > nov-roma", "m s ro > cart"); a word typed in full beats a longer word it is a
+prefix of ("arch/I" is Architect/I, not Architect/II). A route may be named from either end, a card
+without its deck where only one deck is possible ("reveal Mason"), a Diplomat by its god
+("play Diplomat/Mars": the card really laid down, which then lies on the pile).
+"""
+from __future__ import annotations
+
+from .. import core
+from . import refusals
+from .errors import NotationError
+from .position import location_name, route_name
+
+KINDS = ("land", "sea")
+
+
+def move_text(game, code: int) -> str:
+    """The canonical text of a move (legal or not) in `game`'s current state."""
+    return _texts(game, code)[0]
+
+
+def _texts(game, code: int) -> list[str]:
+    """The canonical text first, then accepted aliases (routes named from the other end)."""
+    R, B = game.rules, game.board
+    t, x, y = core.decode(code)
+    name = core.ACTION_TYPES.get(t)
+    if name == "play":
+        kind = R.kinds[x]
+        if kind.name != "Diplomat":
+            return [f"play {kind.label}"]
+        if code in game.legal_moves():
+            return ["play Diplomat", f"play {kind.label}"]
+        return [f"play {kind.label}"]     # a named Diplomat other than the one the engine offers
+    if name == "copy":
+        return [f"copy {R.kinds[x].label}"]
+    if name == "done":
+        return ["done"]
+    if name == "tribune-colonist":
+        return [f"colonist {KINDS[x]}"]
+    if name == "move":
+        frm = location_name(B, game.state.colonist_location(game.state.turn_player, x))
+        kind = KINDS[1 if x >= 3 else 0]
+        a, b, _, _ = B.routes[y]
+        fwd, back = route_name(B, y), f"{B.cities[b]}-{B.cities[a]}"
+        texts = [f"move {kind} {frm} > {fwd}", f"move {kind} {frm} > {back}"]
+        if "-" in frm:
+            fa, fb = frm.split("-", 1)
+            texts += [f"move {kind} {fb}-{fa} > {fwd}", f"move {kind} {fb}-{fa} > {back}"]
+        return texts
+    if name == "build":
+        return [f"build {B.cities[x]}"]
+    if name == "produce":
+        if y < 5:
+            return [f"produce {B.provinces[x]} {R.goods[y]}"]
+        return [f"produce {B.provinces[x]}"]
+    if name in ("cash", "colonist-cash"):
+        return ["cash"]
+    if name == "keep":
+        return [f"keep {R.goods[x]}"]
+    if name in ("sell", "buy"):
+        return [f"{name} {y} {R.goods[x]}"]
+    if name == "card":
+        card = game.state.display_card(x) if 0 <= x < 7 else -1
+        label = R.market[card].label if card >= 0 else f"slot{x + 1}"
+        paying = f" paying {R.goods[y]}" if y < 5 else ""
+        texts = [f"buy {label}{paying}"]
+        if card >= 0:
+            texts.append(f"buy {R.market[card].name}{paying}")   # without the deck: one Mason in the display is enough
+        return texts
+    if name == "place":
+        return [f"place {KINDS[x]} {B.cities[y]}"]
+    if name == "reveal":
+        # reveals come from the top deck only, so the card's name alone is enough
+        return [f"reveal {R.market[x].label}", f"reveal {R.market[x].name}"]
+    if name == "enter":
+        a, b, _, _ = B.routes[x]
+        return [f"enter {route_name(B, x)}", f"enter {B.cities[b]}-{B.cities[a]}"]
+    return [f"?{code}"]
+
+
+def _words(text: str) -> list[str]:
+    return text.lower().replace(">", " > ").split()
+
+
+def _word_matches(typed: str, full: str) -> bool:
+    """A prefix of the word, or of each part of a route name: "nov-roma" for "novaria-roma"."""
+    if full.startswith(typed):
+        return True
+    tp, fp = typed.split("-"), full.split("-")
+    return len(tp) == len(fp) and all(f.startswith(t) for t, f in zip(tp, fp))
+
+
+def _matches(typed: list[str], full: list[str]) -> bool:
+    return len(typed) == len(full) and all(_word_matches(w, f) for w, f in zip(typed, full))
+
+
+def _exact_words(typed: list[str], full: list[str]) -> int:
+    """How many words are typed in full: an exact word beats a prefix of a longer one."""
+    return sum(w == f for w, f in zip(typed, full))
+
+
+def _best(typed: list[str], candidates: list[tuple[object, list[list[str]]]]) -> list:
+    """The candidates (value, word lists) that `typed` names: an exact text first, else the prefix matches
+    with the most words typed in full."""
+    exact, scored = [], {}
+    for value, texts in candidates:
+        for words in texts:
+            if words == typed:
+                exact.append(value)
+                break
+        else:
+            score = max((_exact_words(typed, w) for w in texts if _matches(typed, w)), default=-1)
+            if score >= 0:
+                scored[value] = score
+    if exact:
+        return list(dict.fromkeys(exact))
+    top = max(scored.values(), default=-1)
+    return [v for v, sc in scored.items() if sc == top]
+
+
+def _aliases(game) -> list[int]:
+    """Codes the state accepts beyond its legal moves: `play` of a Diplomat kind the engine folds into one."""
+    if game.state.phase_name != "play" or game.decider is None or game.decider < 0:
+        return []
+    hand = game.to_json()["players"][game.state.turn_player]["hand"]
+    out = []
+    for k, kind in enumerate(game.rules.kinds):
+        code = core.encode(1, k)
+        if kind.name == "Diplomat" and hand.get(kind.label) and code not in game.legal_moves():
+            out.append(code)
+    return out
+
+
+def parse_move(game, text: str) -> int:
+    """The legal move that `text` names; NotationError says why not and lists the legal moves."""
+    if not isinstance(text, str) or not text.strip():
+        raise NotationError(f"empty move; legal now: {_legal_list(game)}")
+    typed = _words(text)
+    found = _best(typed, [(m, [_words(t) for t in _texts(game, m)]) for m in game.legal_moves()])
+    if not found:
+        found = _best(typed, [(m, [_words(t) for t in _texts(game, m)]) for m in _aliases(game)])
+    if len(found) == 1:
+        return found[0]
+    if found:
+        options = "; ".join(move_text(game, m) for m in found)
+        raise NotationError(f"ambiguous move {text!r}: could be {options}")
+    if game.is_over:
+        raise NotationError(f"the game is over; no move is legal ({text!r})")
+    raise NotationError(f"{_why_not(game, typed, text)}; legal now: {_legal_list(game)}")
+
+
+def _why_not(game, typed: list[str], text: str) -> str:
+    verbs = {"play", "copy", "done", "colonist", "move", "build", "produce", "cash", "keep", "sell", "buy",
+             "place", "reveal", "enter"}
+    if not any(v.startswith(typed[0]) for v in verbs):
+        return f"unknown move {text!r} (moves start with one of: {', '.join(sorted(verbs))})"
+    verb = [v for v in verbs if v.startswith(typed[0])]
+    because = refusals.reason(game, typed, verb[0]) if len(verb) == 1 else None
+    if because:
+        return f"{text!r} is not a legal move for {game.decider_name}: {because}"
+    return f"{text!r} is not a legal move for {game.decider_name} in phase {game.phase}"
+
+
+def _legal_list(game) -> str:
+    return ", ".join(move_text(game, m) for m in game.legal_moves()) or "none"
+
+
+def resolve(text: str, options: list[str], what: str) -> str:
+    """One of `options` named by `text` (case-insensitive; a unique word-wise prefix is enough)."""
+    if not isinstance(text, str):
+        raise NotationError(f"{text!r} is not a {what}; valid: {', '.join(options)}")
+    key = text.strip().lower()
+    typed = key.replace("/", " / ").split()
+    found = _best(typed, [(o, [o.lower().replace("/", " / ").split()]) for o in options])
+    if len(found) == 1:
+        return found[0]
+    if found:
+        raise NotationError(f"ambiguous {what} {text!r}: could be {', '.join(found)}")
+    raise NotationError(f"unknown {what} {text!r}; valid: {', '.join(options)}")

@@ -1,0 +1,157 @@
+"""Reading a file a user named: a game file, an `@FILE` list, a bot .toml, `--config`, analyze's `file`.
+
+One way in for every such file, so that no file can hang, exhaust or crash a command:
+- only regular files are read: a FIFO, a device (`/dev/zero`), a socket or a folder is refused at
+  once (opened with O_NONBLOCK, then checked with fstat, so a FIFO without a writer never blocks);
+- at most `limits.FILE_BYTES` are read;
+- the text must be UTF-8;
+- JSON is checked for nesting depth before it is parsed (100,000 nested lists would exhaust the
+  parser's stack) and for integers longer than `limits.INT_DIGITS` digits (Python refuses to parse
+  past 4,300 digits, and no field needs more than 20).
+
+Error messages name the file and what is wrong with it in general terms; they never quote the
+file's content (a mistaken `--cities @/etc/passwd` must not print a line of it).
+"""
+from __future__ import annotations
+
+import json
+import os
+import re
+import stat
+import tomllib
+from itertools import accumulate
+
+from ..engine import limits
+from ..engine.errors import ConcordiaError
+
+
+class UserFileError(ConcordiaError):
+    """A user-given file that cannot be read or parsed; the message names the file, never its content."""
+
+
+def _kind(mode: int) -> str:
+    if stat.S_ISDIR(mode):
+        return "a folder"
+    if stat.S_ISFIFO(mode):
+        return "a FIFO (named pipe)"
+    if stat.S_ISCHR(mode) or stat.S_ISBLK(mode):
+        return "a device"
+    if stat.S_ISSOCK(mode):
+        return "a socket"
+    return "not a regular file"
+
+
+def read_bytes(path: str, max_bytes: int = limits.FILE_BYTES) -> bytes:
+    """The bytes of the regular file `path`; UserFileError for anything else or anything larger."""
+    if not isinstance(path, str) or not path or "\0" in path:
+        raise UserFileError("the file name is empty or not a valid path")
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_NOCTTY | getattr(os, "O_CLOEXEC", 0))
+    except OSError as e:
+        raise UserFileError(f"cannot read {path}: {e.strerror or e}") from None
+    try:
+        info = os.fstat(fd)
+        if not stat.S_ISREG(info.st_mode):
+            raise UserFileError(f"cannot read {path}: it is {_kind(info.st_mode)}, not a regular file")
+        if info.st_size > max_bytes:
+            raise UserFileError(f"cannot read {path}: {info.st_size:,} bytes is larger than the "
+                                f"{max_bytes:,} bytes allowed")
+        chunks, total = [], 0
+        while True:     # a file in /proc reports size 0: read up to the cap, not to the reported size
+            chunk = os.read(fd, min(1 << 20, max_bytes + 1 - total))
+            if not chunk:
+                break
+            chunks.append(chunk)
+            total += len(chunk)
+            if total > max_bytes:
+                raise UserFileError(f"cannot read {path}: larger than the {max_bytes:,} bytes allowed")
+        return b"".join(chunks)
+    except OSError as e:
+        raise UserFileError(f"cannot read {path}: {e.strerror or e}") from None
+    finally:
+        os.close(fd)
+
+
+def decode(data: bytes, where: str) -> str:
+    """UTF-8 text (a leading byte order mark is dropped); UserFileError naming the first bad byte's offset."""
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError as e:
+        raise UserFileError(f"{where} is not UTF-8 text (bad byte at offset {e.start})") from None
+
+
+def read_text(path: str, max_bytes: int = limits.FILE_BYTES) -> str:
+    return decode(read_bytes(path, max_bytes), path)
+
+
+_STRING = re.compile(r'"(?:[^"\\]|\\.)*"', re.S)
+_DEPTH = str.maketrans({"[": "\1", "{": "\1", "]": "\2", "}": "\2"})
+_STEP = {1: 1, 2: -1}
+
+
+def json_depth(text: str) -> int:
+    """The deepest nesting of lists and objects in JSON text (brackets inside strings do not count)."""
+    bare = _STRING.sub('""', text) if '"' in text else text
+    marks = re.sub(r"[^\[\]{}]", "", bare)
+    if marks.count("[") + marks.count("{") <= 1:
+        return 1 if marks else 0
+    return max(accumulate(_STEP[ord(c)] for c in marks.translate(_DEPTH)))
+
+
+def _parse_int(text: str) -> int:
+    digits = len(text.lstrip("-"))
+    if digits > limits.INT_DIGITS:
+        raise _TooLong(digits)
+    return int(text)
+
+
+class _TooLong(ValueError):
+    def __init__(self, digits: int):
+        super().__init__(digits)
+        self.digits = digits
+
+
+def parse_json(text: str, where: str, max_depth: int = limits.JSON_DEPTH):
+    """Parse JSON text safely; UserFileError (naming `where`, line and column) when it is not JSON,
+    nests deeper than `max_depth` or holds an integer longer than limits.INT_DIGITS digits.
+    NaN and Infinity parse (as Python floats): a bound refuses them where a number is needed."""
+    depth = json_depth(text)
+    if depth > max_depth:
+        raise UserFileError(f"{where} nests lists or objects {depth:,} deep; at most {max_depth} is allowed")
+    try:
+        return json.loads(text, parse_int=_parse_int)
+    except _TooLong as e:
+        raise UserFileError(f"{where} holds a {e.digits:,}-digit integer; at most {limits.INT_DIGITS} "
+                            f"digits are allowed") from None
+    except json.JSONDecodeError as e:
+        raise UserFileError(f"{where} is not valid JSON (line {e.lineno}, column {e.colno}: {e.msg})") from None
+    except (ValueError, RecursionError) as e:   # defence in depth: the checks above should catch these
+        raise UserFileError(f"{where} is not usable JSON ({type(e).__name__})") from None
+
+
+def read_json(path: str, max_bytes: int = limits.FILE_BYTES, max_depth: int = limits.JSON_DEPTH):
+    return parse_json(read_text(path, max_bytes), path, max_depth)
+
+
+def read_toml(path: str, max_bytes: int = limits.FILE_BYTES) -> dict:
+    text = read_text(path, max_bytes)
+    try:    # tomllib is pure Python: a deep nesting ends in a RecursionError, caught here
+        return tomllib.loads(text)
+    except tomllib.TOMLDecodeError as e:
+        raise UserFileError(f"{path} is not valid TOML ({e})") from None
+    except (ValueError, RecursionError) as e:
+        raise UserFileError(f"{path} is not usable TOML ({type(e).__name__})") from None
+
+
+def confined(path: str, root: str | None) -> str:
+    """`path` resolved (symlinks followed) when `root` is None or the result lies inside `root`;
+    UserFileError when it escapes (for `concordia analyze --root`)."""
+    if root is None:
+        return path
+    if not isinstance(path, str) or not path or "\0" in path:
+        raise UserFileError("the file name is empty or not a valid path")
+    base = os.path.realpath(root)
+    full = os.path.realpath(os.path.join(base, path))
+    if os.path.commonpath([base, full]) != base:
+        raise UserFileError(f"{path} is outside the folder the engine may read (--root)")
+    return full

@@ -1,0 +1,90 @@
+"""Run independent jobs (games) in parallel and hand back each result as soon as it is done.
+
+Shared by the tournament runner and the research runner: both play plain-data tasks with a
+top-level function, in joblib/loky processes or on a Dask cluster, and write each result to their
+log in the parent process the moment it arrives (so a killed run loses only the games in flight).
+
+    >>> for rec in map_unordered(play_task, tasks, jobs=2):
+    ...     append_record(log, rec)
+"""
+from __future__ import annotations
+
+import functools
+import os
+
+from ..engine.errors import ConcordiaError
+from .workers import call_in_worker
+
+BACKENDS = ("loky", "dask")
+
+
+class BackendError(ConcordiaError):
+    """A backend that is not installed, or a cluster that cannot be reached."""
+
+
+def map_unordered(fn, tasks: list, jobs: int = 1, backend: str = "loky", scheduler: str | None = None,
+                  tls: dict | None = None):
+    """fn(task) for every task, yielded in the order they finish (in task order with jobs=1 on loky).
+
+    Dask: the client unpickles what the scheduler sends back, so use only a cluster you trust, and TLS
+    (`tls`: tls_ca_file, tls_client_cert, tls_client_key) for a scheduler outside localhost."""
+    if backend == "dask":
+        return _dask(fn, tasks, jobs, scheduler, tls)
+    if backend != "loky":
+        raise BackendError(f"--backend: {backend!r}; valid: {', '.join(BACKENDS)}")
+    return _loky(fn, tasks, jobs)
+
+
+def _loky(fn, tasks, jobs):
+    if jobs == 1:
+        for t in tasks:
+            yield fn(t)
+        return
+    import warnings
+
+    from joblib import Parallel, delayed
+    # a run that stops early (an SPRT) abandons the jobs in flight; joblib warns about that when the
+    # generator is collected, which happens after this function has returned: the filter must outlive it
+    warnings.filterwarnings("ignore", message=".*tasks have been successfully executed.*")
+    yield from Parallel(n_jobs=jobs, return_as="generator_unordered", batch_size=1,
+                        pre_dispatch="2*n_jobs")(delayed(call_in_worker)(os.getpid(), fn, t) for t in tasks)
+
+
+def _dask(fn, tasks, jobs, scheduler, tls=None):
+    try:
+        from dask.distributed import Client, LocalCluster, as_completed
+    except ImportError:
+        raise BackendError("--backend dask needs the cluster extra: pip install 'concordia-ai[cluster]'") from None
+    cluster = None
+    try:
+        if scheduler:
+            security = None
+            if tls:
+                from distributed.security import Security
+                security = Security(require_encryption=True, **tls)
+            try:
+                client = Client(scheduler, timeout="10s", security=security) if security else \
+                    Client(scheduler, timeout="10s")
+            except (OSError, TimeoutError, ValueError, TypeError) as e:
+                raise BackendError(f"--scheduler: cannot connect to {scheduler}: {e}") from None
+        else:
+            cluster = LocalCluster(n_workers=jobs, threads_per_worker=1, processes=True, dashboard_address=None)
+            client = Client(cluster)
+        # local workers watch this process and end with it; a remote cluster's workers cannot
+        parent = None if scheduler else os.getpid()
+        futures = client.map(functools.partial(call_in_worker, parent, fn), tasks, pure=False)
+        try:
+            for fut in as_completed(futures):
+                yield fut.result()
+        finally:
+            client.cancel(futures)
+            client.close()
+    finally:
+        if cluster is not None:
+            cluster.close()
+
+
+def progress_bar(total: int, done: int, desc: str):
+    """A tqdm bar over `total` games, `done` of them already finished (a resumed run)."""
+    from tqdm import tqdm
+    return tqdm(total=total, initial=done, unit="game", desc=desc, dynamic_ncols=True, leave=True)
