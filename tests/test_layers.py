@@ -1,4 +1,4 @@
-"""The package's layers (README, "Layout"; ../shared/DESIGN.md): each folder imports only the folders below it, and never a
+"""The package's layers (README, "Layout"): each folder imports only the folders below it, and never a
 private name (`_x`) of a module in another folder."""
 import ast
 from pathlib import Path
