@@ -40,15 +40,27 @@ BOARDS = ("imperium", "italia", "creta", "aegyptus")
 HOLDOUT_EVERY = 10          # game ids divisible by this are held out
 
 
-def schedule(i: int) -> tuple[str, int]:
+def schedule(i: int, players: int | None = None) -> tuple[str, int]:
+    if players:
+        return BOARDS[i % 4], players
     return BOARDS[i % 4], 2 + (i // 4) % 4
 
 
-def play_recorded(spec: str, game_id: int, seed: int) -> dict | None:
-    """One self-play game: the features at every turn start and the final labels (None if truncated)."""
-    board, players = schedule(game_id)
+def lineup(specs: list[str], game_id: int, seed: int, players: int) -> list[str]:
+    """Each seat's bot: the one spec, or with several, a seeded draw per seat (the first spec in every game,
+    so each game has the search in it and the others as its opponents of other styles)."""
+    if len(specs) == 1:
+        return specs * players
+    rng = np.random.default_rng([seed, game_id, 7])
+    seats = [specs[0]] + [specs[int(k)] for k in rng.integers(0, len(specs), players - 1)]
+    return [seats[int(k)] for k in rng.permutation(players)]
+
+
+def play_recorded(specs: list[str], game_id: int, seed: int, players: int | None = None) -> dict | None:
+    """One game: the features at every turn start and the final labels (None if truncated)."""
+    board, players = schedule(game_id, players)
     deal = seed * 1_000_003 + game_id
-    bots = [make_bot(spec, seed=deal * 8 + i) for i in range(players)]
+    bots = [make_bot(spec, seed=deal * 8 + i) for i, spec in enumerate(lineup(specs, game_id, seed, players))]
     game = Game.new(board, players, deal)
     feats, turns = [], []
     last_turn = -1
@@ -72,7 +84,7 @@ def generate(args) -> None:
     t0 = time.time()
     ids = range(args.first_id, args.first_id + args.games)
     jobs = Parallel(n_jobs=args.jobs, return_as="generator", batch_size=4)(
-        delayed(play_recorded)(args.bot, i, args.seed) for i in ids)
+        delayed(play_recorded)(args.bot, i, args.seed, args.players) for i in ids)
     games = [g for g in tqdm(jobs, total=args.games, desc="games", file=sys.stderr) if g is not None]
     rows, pos_game, pos_players, pos_winner, pos_turn, pos_first, row_final = [], [], [], [], [], [], []
     pos_board = []
@@ -94,7 +106,7 @@ def generate(args) -> None:
                         pos_first=np.array(pos_first, np.int64), pos_game=np.array(pos_game, np.int64),
                         pos_players=np.array(pos_players, np.int8), pos_board=np.array(pos_board, np.int8),
                         pos_winner=np.array(pos_winner, np.int8), pos_turn=np.array(pos_turn, np.int32))
-    info = dict(bot=args.bot, games_asked=args.games, games_kept=len(games), seed=args.seed, first_id=args.first_id,
+    info = dict(bot=args.bot, players=args.players, games_asked=args.games, games_kept=len(games), seed=args.seed, first_id=args.first_id,
                 positions=len(pos_first), seconds=round(time.time() - t0, 1),
                 command="python3 scripts/train_value.py " + " ".join(sys.argv[1:]))
     Path(str(out) + ".json").write_text(json.dumps(info, indent=2) + "\n")
@@ -240,6 +252,18 @@ def train(args) -> None:
 def install(sets: dict, args, report: dict) -> None:
     value.DATA_DIR.mkdir(parents=True, exist_ok=True)
     arrays = {f"p{n}_{k}": v for n, w in sets.items() for k, v in w.items()}
+    kept = {}
+    if args.keep_others and value.WEIGHTS.exists():
+        # retrain some player counts, keep the shipped networks (and their records) of the others
+        old_meta = json.loads(value.META.read_text())
+        with np.load(value.WEIGHTS) as old:
+            for name in old.files:
+                n = int(name[1:name.index("_")])
+                if n not in sets:
+                    arrays[name] = old[name]
+        kept = {str(n): dict(command=old_meta.get("command"), data=old_meta.get("data"),
+                             holdout=old_meta.get("holdout", {}).get(str(n)))
+                for n in old_meta.get("player_counts", []) if n not in sets}
     tmp = value.WEIGHTS.with_suffix(".tmp.npz")
     np.savez(tmp, **arrays)
     os.replace(tmp, value.WEIGHTS)
@@ -251,7 +275,8 @@ def install(sets: dict, args, report: dict) -> None:
                             bot=info.get("bot"), games=info.get("games_kept"), seed=info.get("seed"),
                             command=info.get("command")))
     meta = dict(format=value.FORMAT, features=core.VALUE_FEATURES, hidden=args.hidden,
-                sha256=value.sha256_of(value.WEIGHTS), player_counts=sorted(sets),
+                sha256=value.sha256_of(value.WEIGHTS), player_counts=sorted({*sets, *map(int, kept)}),
+                kept_from_before=kept,
                 command="python3 scripts/train_value.py " + " ".join(sys.argv[1:]),
                 training=dict(seed=args.seed, shared=args.shared, epochs=args.epochs, lr=args.lr, l2=args.l2, vp_weight=args.vp_weight,
                               vp_scale=args.vp_scale, holdout=f"game id % {HOLDOUT_EVERY} == 0"),
@@ -266,7 +291,10 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     sub = ap.add_subparsers(dest="cmd", required=True)
     g = sub.add_parser("generate", help="play self-play games and record positions")
-    g.add_argument("--bot", default="heuristic")
+    g.add_argument("--bot", action="append", default=None,
+                   help="a bot spec; give several to mix opponents of other styles (seat draws, first spec always in)")
+    g.add_argument("--players", type=int, choices=(2, 3, 4, 5), default=None,
+                   help="one player count only (default: 2-5 in turn)")
     g.add_argument("--games", type=int, default=1000)
     g.add_argument("--seed", type=int, default=1)
     g.add_argument("--first-id", type=int, default=0)
@@ -288,7 +316,11 @@ def main() -> None:
                    help="report held-out figures on the games of these --data files only (0-based)")
     t.add_argument("--report", default=None, help="write the full held-out report (with reliability tables) here")
     t.add_argument("--install", action="store_true", help="write the package's weights and metadata")
+    t.add_argument("--keep-others", action="store_true",
+                   help="with --install: keep the shipped networks of the player counts not in --data")
     args = ap.parse_args()
+    if args.cmd == "generate" and not args.bot:
+        args.bot = ["heuristic"]
     if getattr(args, "shared", None) == []:
         args.shared = list(value.PLAYER_COUNTS)
     {"generate": generate, "train": train}[args.cmd](args)
