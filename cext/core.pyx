@@ -1385,7 +1385,7 @@ cdef int memcmp_bytes(const char* a, const char* b, size_t n) noexcept nogil:
 # ---------------------------------------------------------------- registration (content -> arrays)
 
 def register_rules(dict d):
-    """Load the compiled game rules (see concordia_ai.compiled)."""
+    """Load the compiled game rules (see concordia_ai.engine.vocabulary)."""
     global g_rules_ready
     cdef int i, j, g
     memset(&g_rules, 0, sizeof(Rules))
@@ -1883,8 +1883,8 @@ cdef class CoreState:
 
 def _restore_state(d):
     # a fresh worker process has registered nothing yet: the content layer registers on first use
-    from concordia_ai import compiled
-    compiled.board_by_id(d["board"])
+    from concordia_ai.engine import vocabulary
+    vocabulary.board_by_id(d["board"])
     return CoreState.load(d)
 
 

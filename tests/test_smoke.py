@@ -34,3 +34,15 @@ def test_import_play_and_clean_exit():
                           timeout=120)
     assert proc.returncode == 0, f"exit {proc.returncode}\nstdout:{proc.stdout}\nstderr:{proc.stderr[-4000:]}"
     assert proc.stdout.strip().splitlines()[-1] == "ok"
+
+
+def test_a_pickled_state_loads_in_a_fresh_interpreter():
+    # a worker process unpickles a state before it has loaded any board: the core must load it itself
+    import pickle
+    from concordia_ai.engine.game import Game
+    blob = pickle.dumps(Game.new("italia", 3, 5).state)
+    code = ("import pickle, sys; s = pickle.loads(sys.stdin.buffer.read()); "
+            "print(len(s.legal_actions()) > 0, s.is_over)")
+    r = subprocess.run([sys.executable, "-c", code], input=blob, capture_output=True, timeout=120, cwd=ROOT)
+    assert r.returncode == 0, r.stderr.decode()
+    assert r.stdout.decode().split() == ["True", "False"]
