@@ -5,8 +5,9 @@
     python3 scripts/train_value.py generate --bot ismcts:iterations=200 --games 2000 --seed 2 --out data/value/mcts.npz
     python3 scripts/train_value.py train --data data/value/heur.npz data/value/mcts.npz --seed 1 --install
 
-Games are spread evenly over the four boards and 2-5 players (game i: board i % 4, players 2 + (i // 4) % 4,
-deal seed + i). A position is recorded at the start of every turn: every seat's features (the core's
+`generate` is concordia_ai.lab.selfplay on the runner (--jobs, --backend dask --scheduler ADDRESS, the TLS
+files; docs/cluster.md), resumable from OUT.games.jsonl. Games are spread evenly over the four boards and 2-5
+players (game i: board i % 4, players 2 + (i // 4) % 4, deal seed * 1,000,003 + i). A position is recorded at the start of every turn: every seat's features (the core's
 `value_features_of`), and the labels are the game's winner (ties broken as the rules do) and every seat's
 final VP. Games stopped at the turn cap are dropped. One weight set is trained per player count.
 
@@ -23,7 +24,6 @@ import json
 import os
 import platform
 import sys
-import time
 from pathlib import Path
 
 import numpy as np
@@ -33,71 +33,20 @@ sys.path.insert(0, str(ROOT))
 
 from concordia_ai import core  # noqa: E402
 from concordia_ai.ai import value
-from concordia_ai.ai.bots import MAX_TURNS, make_bot  # noqa: E402
-from concordia_ai.engine.game import Game  # noqa: E402
+from concordia_ai.engine.errors import ConcordiaError  # noqa: E402
+from concordia_ai.lab import jobs, selfplay  # noqa: E402
 
-BOARDS = ("imperium", "italia", "creta", "aegyptus")
 HOLDOUT_EVERY = 10          # game ids divisible by this are held out
 
 
-def schedule(i: int) -> tuple[str, int]:
-    return BOARDS[i % 4], 2 + (i // 4) % 4
-
-
-def play_recorded(spec: str, game_id: int, seed: int) -> dict | None:
-    """One self-play game: the features at every turn start and the final labels (None if truncated)."""
-    board, players = schedule(game_id)
-    deal = seed * 1_000_003 + game_id
-    bots = [make_bot(spec, seed=deal * 8 + i) for i in range(players)]
-    game = Game.new(board, players, deal)
-    feats, turns = [], []
-    last_turn = -1
-    while not game.is_over and game.state.turns < MAX_TURNS:
-        st = game.state
-        if st.turns != last_turn and game.decider is not None and game.decider >= 0:
-            last_turn = st.turns
-            feats.append(core.value_features_of(st))
-            turns.append(st.turns)
-        st.apply(bots[game.decider].choose(game))
-    if not game.is_over:
-        return None
-    final = [s["total"] for s in game.scores()]
-    return dict(game_id=game_id, board=BOARDS.index(board), players=players, winner=game.ranking()[0],
-                final=final, feats=np.stack(feats), turns=turns)
-
-
-def generate(args) -> None:
-    from joblib import Parallel, delayed
-    from tqdm import tqdm
-    t0 = time.time()
-    ids = range(args.first_id, args.first_id + args.games)
-    jobs = Parallel(n_jobs=args.jobs, return_as="generator", batch_size=4)(
-        delayed(play_recorded)(args.bot, i, args.seed) for i in ids)
-    games = [g for g in tqdm(jobs, total=args.games, desc="games", file=sys.stderr) if g is not None]
-    rows, pos_game, pos_players, pos_winner, pos_turn, pos_first, row_final = [], [], [], [], [], [], []
-    pos_board = []
-    r = 0
-    for g in games:
-        for t, f in zip(g["turns"], g["feats"]):
-            pos_first.append(r)
-            pos_game.append(g["game_id"])
-            pos_players.append(g["players"])
-            pos_board.append(g["board"])
-            pos_winner.append(g["winner"])
-            pos_turn.append(t)
-            rows.append(f)
-            row_final.extend(g["final"])
-            r += g["players"]
-    out = Path(args.out)
-    out.parent.mkdir(parents=True, exist_ok=True)
-    np.savez_compressed(out, rows=np.concatenate(rows).astype(np.float32), row_final=np.array(row_final, np.float32),
-                        pos_first=np.array(pos_first, np.int64), pos_game=np.array(pos_game, np.int64),
-                        pos_players=np.array(pos_players, np.int8), pos_board=np.array(pos_board, np.int8),
-                        pos_winner=np.array(pos_winner, np.int8), pos_turn=np.array(pos_turn, np.int32))
-    info = dict(bot=args.bot, games_asked=args.games, games_kept=len(games), seed=args.seed, first_id=args.first_id,
-                positions=len(pos_first), seconds=round(time.time() - t0, 1),
-                command="python3 scripts/train_value.py " + " ".join(sys.argv[1:]))
-    Path(str(out) + ".json").write_text(json.dumps(info, indent=2) + "\n")
+def generate(args, ap) -> None:
+    """Self-play data on the runner (concordia_ai.lab.selfplay): resumable from OUT.games.jsonl."""
+    try:
+        info = selfplay.generate(args.bot, args.games, args.seed, args.out, args.first_id,
+                                 command="python3 scripts/train_value.py " + " ".join(sys.argv[1:]),
+                                 progress="games", **jobs.runner_options(args, ap))
+    except ConcordiaError as e:
+        ap.exit(2, f"error: {e}\n")
     print(json.dumps(info))
 
 
@@ -270,8 +219,8 @@ def main() -> None:
     g.add_argument("--games", type=int, default=1000)
     g.add_argument("--seed", type=int, default=1)
     g.add_argument("--first-id", type=int, default=0)
-    g.add_argument("--jobs", type=int, default=1)
-    g.add_argument("--out", required=True)
+    g.add_argument("--out", required=True, help="the npz; its log is OUT.games.jsonl (a rerun resumes it)")
+    jobs.add_runner_options(g)
     t = sub.add_parser("train", help="fit the weights on recorded positions")
     t.add_argument("--data", nargs="+", required=True)
     t.add_argument("--seed", type=int, default=1)
@@ -291,7 +240,10 @@ def main() -> None:
     args = ap.parse_args()
     if getattr(args, "shared", None) == []:
         args.shared = list(value.PLAYER_COUNTS)
-    {"generate": generate, "train": train}[args.cmd](args)
+    if args.cmd == "generate":
+        generate(args, g)
+    else:
+        train(args)
 
 
 if __name__ == "__main__":
