@@ -46,16 +46,27 @@ def deal_seed(seed: int, game_id: int) -> int:
 
 
 class TurnStarts:
-    """Watches a game (bots.play_game's `watch`): the features at the start of every turn."""
+    """Watches a game (bots.play_game's `watch`): take(state) at the start of every turn (default: the
+    value features; a copy of the state to search it later)."""
 
-    def __init__(self):
-        self.feats, self.turns = [], []
+    def __init__(self, take=core.value_features_of):
+        self.take = take
+        self.taken, self.turns = [], []
 
     def before(self, state) -> None:
         if not self.turns or state.turns != self.turns[-1]:
             if state.decider != core.NOBODY and state.decider >= 0:
                 self.turns.append(state.turns)
-                self.feats.append(core.value_features_of(state))
+                self.taken.append(self.take(state))
+
+
+def play_scheduled(bot: str, seed: int, game_id: int, take=core.value_features_of):
+    """Game `game_id` of the schedule played by `bot` in every seat: (bots.PlayedGame, its TurnStarts)."""
+    board, players = schedule(game_id)
+    deal = deal_seed(seed, game_id)
+    bots = [make_bot(bot, seed=deal * 8 + i) for i in range(players)]
+    watch = TurnStarts(take)
+    return play_game(bots, board, deal, watch=watch), watch
 
 
 def _pack(a: np.ndarray) -> dict:
@@ -71,16 +82,13 @@ def unpack(packed: dict) -> np.ndarray:
 def play_task(task: dict) -> dict:
     """One self-play game (task: bot, seed, game_id) as its log record. Top-level and plain data."""
     board, players = schedule(task["game_id"])
-    deal = deal_seed(task["seed"], task["game_id"])
-    bots = [make_bot(task["bot"], seed=deal * 8 + i) for i in range(players)]
-    watch = TurnStarts()
-    played = play_game(bots, board, deal, watch=watch)
+    played, watch = play_scheduled(task["bot"], task["seed"], task["game_id"])
     rec = dict(bot=task["bot"], seed=task["seed"], game_id=task["game_id"], board=board, players=players)
     if played.truncated:
         return dict(rec, truncated=True)
     game = played.game
     return dict(rec, winner=game.ranking()[0], final=[s["total"] for s in game.scores()], turns=watch.turns,
-                feats=_pack(np.stack(watch.feats)))
+                feats=_pack(np.stack(watch.taken)))
 
 
 def record_key(rec: dict) -> tuple:
