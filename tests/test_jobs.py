@@ -176,3 +176,23 @@ def test_runner_options_of_the_scripts_check_the_cluster_settings(tmp_path):
         with pytest.raises(SystemExit) as e:
             jobs.runner_options(ap.parse_args(argv), ap)
         assert e.value.code == 2, message
+
+
+def test_research_takes_the_tls_options_of_tournaments(tmp_path):
+    from click.testing import CliRunner
+
+    from concordia_ai.cli import main
+    ca = tmp_path / "ca.pem"
+    ca.write_text("not checked before the scheduler answers\n")
+    result = CliRunner().invoke(main, ["research", "cards", "--games", "2", "--players", "2", "--out",
+                                       str(tmp_path / "r"), "--tls-ca-file", str(ca)])
+    assert result.exit_code == 2
+    assert result.stderr.strip().splitlines()[-1] == ("error: --tls-ca-file/--tls-cert/--tls-key are for a remote "
+                                                      "cluster: add --backend dask --scheduler tls://HOST:PORT")
+    result = CliRunner().invoke(main, ["research", "cards", "--games", "2", "--players", "2", "--out",
+                                       str(tmp_path / "r"), "--backend", "dask", "--scheduler", "tcp://10.0.0.5:8786",
+                                       "--tls-ca-file", str(ca)])
+    assert result.exit_code == 2
+    assert result.stderr.strip().splitlines()[-1] == \
+        "error: --tls-ca-file/--tls-cert/--tls-key need a tls:// scheduler address"
+    assert not (tmp_path / "r").exists()
