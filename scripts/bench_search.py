@@ -32,7 +32,7 @@ sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 from concordia_ai import core  # noqa: E402
 from concordia_ai.ai import value
-from concordia_ai.ai.bots import make_bot  # noqa: E402
+from concordia_ai.ai.bots import make_bot, play_game  # noqa: E402
 from concordia_ai.engine.game import Game  # noqa: E402
 from concordia_ai.ai.search import SearchConfig, search  # noqa: E402
 
@@ -47,14 +47,14 @@ CONFIGS = {
 
 
 def mid_game(board: str, players: int, seed: int, turn: int) -> Game:
-    g = Game.new(board, players, seed)
     bots = [make_bot("heuristic", seed=seed * 10 + i) for i in range(players)]
-    while not g.is_over:
-        t = g.to_json()["turn"]
-        if t["number"] >= turn and g.phase == "play" and g.decider is not None and g.decider >= 0:
-            return g
-        g.state.apply(bots[g.decider].choose(g))
-    raise SystemExit(f"the game ended before turn {turn}")
+
+    def reached(g: Game) -> bool:
+        return g.to_json()["turn"]["number"] >= turn and g.phase == "play" and g.decider is not None and g.decider >= 0
+    played = play_game(bots, board, seed, until=reached)
+    if played.game.is_over or played.truncated:
+        raise SystemExit(f"the game ended before turn {turn}")
+    return played.game
 
 
 def measure(game: Game, overrides: dict, iterations: int, reps: int, seed: int) -> dict:

@@ -6,7 +6,9 @@
 
 Games are played by --play (the value model's data bot) on deals never used in training (seeds from --seed,
 boards and player counts spread as in training). From each game --per-game positions at turn starts are
-drawn (seeded), the game is played to its end, and each drawn position is searched with --search. The search's
+drawn (seeded), the game is played to its end, and each drawn position is searched with --search. Games run on
+the runner (--jobs, or --backend dask --scheduler ADDRESS with the TLS files; docs/cluster.md), one record per
+game in OUT/games.jsonl as it ends, so a rerun plays only the missing games. The search's
 reported win % is that of the move it would play (the top candidate), for the seat that decides. Its outcome
 is 1 if that seat went on to win the game as played.
 
@@ -30,45 +32,48 @@ sys.path.insert(0, str(ROOT))
 
 from concordia_ai.ai import value  # noqa: E402
 from concordia_ai.ai.value import reliability  # noqa: E402
-from concordia_ai.ai.bots import MAX_TURNS, make_bot, parse_spec  # noqa: E402
+from concordia_ai.ai.bots import parse_spec  # noqa: E402
+from concordia_ai.engine.errors import ConcordiaError  # noqa: E402
 from concordia_ai.engine.game import Game  # noqa: E402
 from concordia_ai.ai.search import SearchConfig, search  # noqa: E402
+from concordia_ai.io.atomic_write import write_atomic  # noqa: E402
+from concordia_ai.lab import jobs, selfplay  # noqa: E402
 
-BOARDS = ("imperium", "italia", "creta", "aegyptus")
+KEY = ("play", "search", "game", "seed", "per_game")     # a game's key, in its task and its log record
 
 
-def one_game(play: str, search_spec: str, game_id: int, seed: int, per_game: int) -> list[dict]:
-    board, players = BOARDS[game_id % 4], 2 + (game_id // 4) % 4
-    deal = seed * 1_000_003 + game_id
-    bots = [make_bot(play, seed=deal * 8 + i) for i in range(players)]
-    game = Game.new(board, players, deal)
-    starts = []
-    last = -1
-    while not game.is_over and game.state.turns < MAX_TURNS:
-        st = game.state
-        if st.turns != last and game.decider is not None and game.decider >= 0:
-            last = st.turns
-            starts.append(st.copy())
-        st.apply(bots[game.decider].choose(game))
-    if not game.is_over:
-        return []
+def one_game(task: dict) -> dict:
+    """Game `game` of the self-play schedule and its drawn positions searched (runs in a worker)."""
+    play, search_spec, game_id, seed, per_game = (task[k] for k in KEY)
+    played, starts = selfplay.play_scheduled(play, seed, game_id, take=lambda st: st.copy())
+    rec = {k: task[k] for k in KEY}
+    if played.truncated:
+        return dict(rec, rows=[])
+    game = played.game
+    board, players = selfplay.schedule(game_id)
+    deal = selfplay.deal_seed(seed, game_id)
     winner = game.ranking()[0]
     final = [s["total"] for s in game.scores()]
     rng = random.Random(deal)
-    picks = sorted(rng.sample(range(len(starts)), min(per_game, len(starts))))
+    picks = sorted(rng.sample(range(len(starts.taken)), min(per_game, len(starts.taken))))
     _, options = parse_spec(search_spec)
     rows = []
     for k in picks:
-        g = Game(starts[k].copy(), game.names)
+        state = starts.taken[k]
+        g = Game(state.copy(), game.names)
         seat = g.decider
         res = search(g, SearchConfig(**options, seed=deal * 64 + k))
-        p_net, vp_net = value.predict(starts[k])
-        rows.append(dict(game=game_id, board=board, players=players, turn=starts[k].turns, seat=seat,
+        p_net, vp_net = value.predict(state)
+        rows.append(dict(game=game_id, board=board, players=players, turn=state.turns, seat=seat,
                          won=int(winner == seat), final_vp=final[seat], win=res.best.win,
                          win_raw=res.best.win_raw if res.best.win_raw is not None else res.best.win, vp=res.best.vp,
                          visits=res.best.visits, iterations=res.iterations, net_win=p_net[seat],
                          net_vp=vp_net[seat]))
-    return rows
+    return dict(rec, rows=rows)
+
+
+def game_key(rec: dict) -> tuple:
+    return tuple(rec[k] for k in KEY)
 
 
 def summary(rows: list[dict], key: str, vp_key: str) -> dict:
@@ -123,7 +128,7 @@ def fit_map(rows: list[dict], path: Path, args) -> dict:
                 games=args.games, positions=len(rows), fitted_on="all positions (one map for every player count)",
                 command="python3 scripts/calibration.py " + " ".join(sys.argv[1:]), players=players,
                 cross_fitted=report)
-    path.write_text(json.dumps(info, indent=2) + "\n")
+    write_atomic(str(path), json.dumps(info, indent=2) + "\n")
     return info
 
 
@@ -162,31 +167,30 @@ def main() -> None:
     ap.add_argument("--play", default="ismcts:iterations=300,eval=hand")
     ap.add_argument("--search", default="ismcts:seconds=0.1,iterations=0")
     ap.add_argument("--seed", type=int, default=900)
-    ap.add_argument("--jobs", type=int, default=1)
     ap.add_argument("--out", default="results/calibration")
     ap.add_argument("--fit", default=None, metavar="FILE",
                     help="fit the Platt map of the raw win values on the even game ids and write it to FILE "
                          "(concordia_ai/data/value/calibration.json is the shipped one)")
     ap.add_argument("--rows", default=None, metavar="JSONL",
                     help="reuse the positions of an earlier run (its positions.jsonl) instead of playing games")
+    jobs.add_runner_options(ap)
     args = ap.parse_args()
-    from joblib import Parallel, delayed
-    from tqdm import tqdm
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
     t0 = time.time()
     if args.rows:
         rows = [json.loads(line) for line in open(args.rows)]
     else:
-        gen = Parallel(n_jobs=args.jobs, return_as="generator")(
-            delayed(one_game)(args.play, args.search, i, args.seed, args.per_game) for i in range(args.games))
-        rows = []
-        with open(out / "positions.jsonl", "w") as f:      # written as games finish: a cut run keeps its rows
-            for rs in tqdm(gen, total=args.games, file=sys.stderr, desc="games"):
-                for r in rs:
-                    f.write(json.dumps(r) + "\n")
-                f.flush()
-                rows += rs
+        # one record per game in games.jsonl, appended as each game ends: a rerun plays only the missing games
+        tasks = [dict(play=args.play, search=args.search, game=i, seed=args.seed, per_game=args.per_game)
+                 for i in range(args.games)]
+        try:
+            records, _ = jobs.run_logged(one_game, tasks, game_key, str(out / "games.jsonl"), progress="games",
+                                         **jobs.runner_options(args, ap))
+        except ConcordiaError as e:
+            ap.exit(2, f"error: {e}\n")
+        rows = [r for rec in records for r in rec["rows"]]
+        write_atomic(str(out / "positions.jsonl"), "".join(json.dumps(r) + "\n" for r in rows))
     if args.fit:
         info = fit_map(rows, Path(args.fit), args)
         print(json.dumps(dict(fit=info["players"]["4"], cross_fitted=info["cross_fitted"])), file=sys.stderr)
@@ -194,7 +198,7 @@ def main() -> None:
                play=args.play, games=args.games, seed=args.seed, seconds=round(time.time() - t0, 1),
                search_reported=summary(rows, "win", "vp"), search_raw=summary(rows, "win_raw", "vp"),
                value_model=summary(rows, "net_win", "net_vp"))
-    (out / "calibration.json").write_text(json.dumps(res, indent=2) + "\n")
+    write_atomic(str(out / "calibration.json"), json.dumps(res, indent=2) + "\n")
     plot(rows, out / "calibration.png", f"{args.search}, {len(rows)} positions of {args.games} held-out games")
     print(json.dumps(res))
 

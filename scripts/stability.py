@@ -10,7 +10,9 @@ first turn start at or after turn (8 + 3 k % 5) * players (rounds 8-12). Each po
 different seeds at every budget (CPU seconds of one search process, jobs=1). The whole-turn choice of a search
 is its principal variation cut where the deciding player's turn ends (the card and every step up to `done`).
 A position counts as stable at a budget when all seeds choose the same whole turn; the script also reports
-the mean share of seeds agreeing with the most common choice (the modal share).
+the mean share of seeds agreeing with the most common choice (the modal share). Positions run on the runner
+(--jobs, or --backend dask --scheduler ADDRESS with the TLS files; docs/cluster.md), each recorded in --log
+as it is done, so a rerun searches only the missing positions.
 """
 from __future__ import annotations
 
@@ -25,8 +27,11 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from concordia_ai import core  # noqa: E402
-from concordia_ai.ai.bots import make_bot, parse_spec  # noqa: E402
+from concordia_ai.ai.bots import make_bot, parse_spec, play_game  # noqa: E402
+from concordia_ai.engine.errors import ConcordiaError  # noqa: E402
 from concordia_ai.engine.game import Game  # noqa: E402
+from concordia_ai.io.atomic_write import write_atomic  # noqa: E402
+from concordia_ai.lab import jobs  # noqa: E402
 from concordia_ai.ai.search import SearchConfig, _run  # noqa: E402
 
 BOARDS = ("imperium", "italia", "creta", "aegyptus")
@@ -35,14 +40,15 @@ BOARDS = ("imperium", "italia", "creta", "aegyptus")
 def position(k: int) -> Game:
     board, players = BOARDS[k % 4], 2 + (k // 4) % 4
     deal = 5000 + k
-    game = Game.new(board, players, deal)
     bots = [make_bot("ismcts:iterations=300,eval=hand", seed=deal * 8 + i) for i in range(players)]
     target = (8 + 3 * k % 5) * players
-    while not game.is_over:
-        if game.state.turns >= target and game.phase == "play" and game.decider is not None and game.decider >= 0:
-            return game
-        game.state.apply(bots[game.decider].choose(game))
-    raise RuntimeError(f"position {k}: the game ended before turn {target}")
+
+    def reached(game: Game) -> bool:
+        return game.state.turns >= target and game.phase == "play" and game.decider is not None and game.decider >= 0
+    played = play_game(bots, board, deal, until=reached)
+    if played.game.is_over or played.truncated:
+        raise RuntimeError(f"position {k}: the game ended before turn {target}")
+    return played.game
 
 
 def whole_turn(game: Game, pv: list[int]) -> tuple[int, ...]:
@@ -59,10 +65,12 @@ def whole_turn(game: Game, pv: list[int]) -> tuple[int, ...]:
     return tuple(out)
 
 
-def one(k: int, spec: str, budgets: list[float], seeds: int) -> dict:
+def one(task: dict) -> dict:
+    """Position k searched with every seed at every budget (runs in a worker)."""
+    k, spec, budgets, seeds = task["position"], task["bot"], task["budget_seconds"], task["seeds"]
     game = position(k)
     _, options = parse_spec(spec)
-    row = dict(position=k, board=game.board.source.name, players=game.n_players, turn=game.state.turns, budgets={})
+    row = dict(task, board=game.board.source.name, players=game.n_players, turn=game.state.turns, budgets={})
     for b in budgets:
         opts = dict(options, seconds=b, iterations=0)
         choices = []
@@ -76,22 +84,29 @@ def one(k: int, spec: str, budgets: list[float], seeds: int) -> dict:
     return row
 
 
+def task_key(rec: dict) -> tuple:
+    return rec["position"], rec["bot"], tuple(rec["budget_seconds"]), rec["seeds"]
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--positions", type=int, default=52)
     ap.add_argument("--seeds", type=int, default=5)
     ap.add_argument("--budgets", default="0.3,1,3")
     ap.add_argument("--bot", default="ismcts")
-    ap.add_argument("--jobs", type=int, default=1)
     ap.add_argument("--out", default=None)
+    ap.add_argument("--log", default=None, metavar="JSONL",
+                    help="one record per position, appended as it is done; a rerun resumes (default: OUT.positions.jsonl)")
+    jobs.add_runner_options(ap)
     args = ap.parse_args()
-    from joblib import Parallel, delayed
-    from tqdm import tqdm
     budgets = [float(x) for x in args.budgets.split(",")]
     t0 = time.time()
-    gen = Parallel(n_jobs=args.jobs, return_as="generator")(
-        delayed(one)(k, args.bot, budgets, args.seeds) for k in range(args.positions))
-    rows = list(tqdm(gen, total=args.positions, file=sys.stderr, desc="positions"))
+    tasks = [dict(position=k, bot=args.bot, budget_seconds=budgets, seeds=args.seeds) for k in range(args.positions)]
+    log = args.log or (args.out + ".positions.jsonl" if args.out else None)
+    try:
+        rows, _ = jobs.run_logged(one, tasks, task_key, log, progress="positions", **jobs.runner_options(args, ap))
+    except ConcordiaError as e:
+        ap.exit(2, f"error: {e}\n")
     summary = {}
     for b in budgets:
         rs = [r["budgets"][str(b)] for r in rows]
@@ -102,7 +117,7 @@ def main() -> None:
                core=core.__file__ and Path(core.__file__).name, seconds=round(time.time() - t0, 1),
                stability=summary, positions=rows)
     if args.out:
-        Path(args.out).write_text(json.dumps(out, indent=2) + "\n")
+        write_atomic(args.out, json.dumps(out, indent=2) + "\n")
     print(json.dumps(dict(stability=summary, bot=args.bot, seconds=out["seconds"])))
 
 

@@ -9,8 +9,10 @@ seat), so two candidates measured with the same --seeds meet the same opponents 
         --board imperium --seeds 15 --jobs 2 --log results/strength/ismcts2000_vs_heuristic.jsonl
 
 Prints the candidate's win rate with a 95 % Wilson interval, mean rank, mean VP and mean VP margin over the
-best opponent, and seconds per candidate move. Each game is one JSON line in --log; games already in the log
-(same candidate, opponent, board, seed, seat) are not replayed, so an interrupted match resumes.
+best opponent, and seconds per candidate move (CPU time). Games run on the runner (concordia_ai.lab.jobs:
+--jobs, or --backend dask --scheduler ADDRESS with the TLS files, docs/cluster.md). Each game is one JSON line
+in --log, appended as it ends; games already in the log (same candidate, opponent, board, players, seed, seat)
+are not replayed, so an interrupted match resumes.
 """
 from __future__ import annotations
 
@@ -25,21 +27,13 @@ import zlib
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
-from concordia_ai.io.atomic_write import open_append  # noqa: E402
-from concordia_ai.ai.bots import make_bot, parse_spec  # noqa: E402
-from concordia_ai.engine.game import Game  # noqa: E402
+from concordia_ai.ai.bots import make_bot, parse_spec, play_game  # noqa: E402
+from concordia_ai.engine.errors import ConcordiaError  # noqa: E402
+from concordia_ai.lab import jobs  # noqa: E402
+from concordia_ai.lab.ratings import wilson  # noqa: E402
 
 BOARDS = ("imperium", "italia")
-
-
-def wilson(k: float, n: int, z: float = 1.959964) -> tuple[float, float]:
-    if n == 0:
-        return 0.0, 1.0
-    p = k / n
-    d = 1 + z * z / n
-    centre = (p + z * z / (2 * n)) / d
-    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / d
-    return max(0.0, centre - half), min(1.0, centre + half)
+FIELDS = ("candidate", "opponent", "board", "players", "seed", "cand_seat")   # a game's key, in its task and record
 
 
 def bot_seed(board: str, seed: int, cand_seat: int, seat: int) -> int:
@@ -47,27 +41,27 @@ def bot_seed(board: str, seed: int, cand_seat: int, seat: int) -> int:
     return zlib.crc32(f"{board}/{seed}/{cand_seat}/{seat}".encode()) * 7919 + seed
 
 
-def play_one(candidate: str, opponent: str, board: str, players: int, seed: int, cand_seat: int) -> dict:
+class _CandidateChoices:
+    """Counts the candidate's decisions and its real choices (more than one legal move: seconds per move)."""
+
+    def __init__(self, seat: int):
+        self.seat, self.calls, self.choices = seat, 0, 0
+
+    def before(self, state) -> None:
+        if state.decider == self.seat:
+            self.calls += 1
+            self.choices += len(state.legal_actions()) > 1
+
+
+def play_one(task: dict) -> dict:
+    """One game of the match (task: candidate, opponent, board, players, seed, cand_seat). Runs in a worker."""
+    candidate, opponent, board, players, seed, cand_seat = (task[k] for k in FIELDS)
     bots = [make_bot(candidate if i == cand_seat else opponent, seed=bot_seed(board, seed, cand_seat, i))
             for i in range(players)]
-    game = Game.new(board, players, seed)
-    cand_time = 0.0
-    cand_calls = cand_choices = 0
-    moves = []
+    watch = _CandidateChoices(cand_seat)
     t_start = time.process_time()
-    while not game.is_over:
-        d = game.decider
-        if d == cand_seat:
-            n_legal = len(game.legal_moves())
-            t0 = time.process_time()
-            move = bots[d].choose(game)
-            cand_time += time.process_time() - t0
-            cand_calls += 1
-            cand_choices += n_legal > 1
-        else:
-            move = bots[d].choose(game)
-        game.state.apply(move)
-        moves.append(move)
+    played = play_game(bots, board, seed, watch=watch, clock=time.process_time)
+    game, moves = played.game, played.moves
     scores = game.scores()
     totals = [s["total"] for s in scores]
     ranking = game.ranking()
@@ -76,13 +70,13 @@ def play_one(candidate: str, opponent: str, board: str, players: int, seed: int,
     return dict(candidate=candidate, opponent=opponent, board=board, players=players, seed=seed,
                 cand_seat=cand_seat, win=int(rank == 1), rank=rank, vp=totals[cand_seat],
                 margin=totals[cand_seat] - best_other, totals=totals, ranking=ranking,
-                turns=game.to_json()["turn"]["number"], steps=len(moves), cand_seconds=cand_time,
-                cand_moves=cand_calls, cand_choices=cand_choices, game_seconds=time.process_time() - t_start,
-                moves=moves)
+                turns=game.to_json()["turn"]["number"], steps=len(moves), cand_seconds=played.think[cand_seat],
+                cand_moves=watch.calls, cand_choices=watch.choices,
+                game_seconds=time.process_time() - t_start, moves=moves)
 
 
 def key(r: dict) -> tuple:
-    return (r["candidate"], r["opponent"], r["board"], r["players"], r["seed"], r["cand_seat"])
+    return tuple(r[k] for k in FIELDS)
 
 
 def summarize(rows: list[dict]) -> dict:
@@ -120,9 +114,9 @@ def main() -> None:
     ap.add_argument("--players", type=int, default=4)
     ap.add_argument("--seeds", type=int, default=10, help="number of deals; games = seeds x players x boards")
     ap.add_argument("--seed-start", type=int, default=1)
-    ap.add_argument("--jobs", type=int, default=1, help="worker processes (joblib)")
     ap.add_argument("--log", default=None, help="JSONL file, one game per line (appended; resumable)")
     ap.add_argument("--json", action="store_true", help="print the summary as one JSON object on the last line")
+    jobs.add_runner_options(ap)
     args = ap.parse_args()
 
     parse_spec(args.candidate)
@@ -131,43 +125,20 @@ def main() -> None:
     for b in boards:
         if b not in BOARDS + ("creta", "aegyptus"):
             ap.error(f"unknown board {b}")
-    tasks = [(args.candidate, args.opponent, b, args.players, s, seat)
+    tasks = [dict(zip(FIELDS, (args.candidate, args.opponent, b, args.players, s, seat)))
              for b in boards for s in range(args.seed_start, args.seed_start + args.seeds)
              for seat in range(args.players)]
-
-    done: dict[tuple, dict] = {}
-    if args.log and os.path.exists(args.log):
-        with open(args.log) as f:
-            for line in f:
-                if line.strip():
-                    r = json.loads(line)
-                    done[key(r)] = r
-    todo = [t for t in tasks if t not in done]
+    options = jobs.runner_options(args, ap)
     print(f"{args.candidate} vs 3x {args.opponent}" if args.players == 4 else
           f"{args.candidate} vs {args.players - 1}x {args.opponent}",
-          f"| boards {','.join(boards)} | {len(tasks)} games ({len(tasks) - len(todo)} from the log) "
-          f"| jobs {args.jobs}", flush=True)
+          f"| boards {','.join(boards)} | {len(tasks)} games | jobs {args.jobs} ({args.backend})", flush=True)
 
     t0 = time.time()
-    new_rows = []
-    if todo:
-        from joblib import Parallel, delayed
-        log = open_append(args.log) if args.log else None
-        try:
-            gen = Parallel(n_jobs=args.jobs, return_as="generator")(delayed(play_one)(*t) for t in todo)
-            for i, r in enumerate(gen, 1):
-                new_rows.append(r)
-                if log:
-                    log.write(json.dumps(r) + "\n")
-                    log.flush()
-                if i % max(1, len(todo) // 10) == 0 or i == len(todo):
-                    print(f"  {i}/{len(todo)} games, {time.time() - t0:.0f} s", flush=True)
-        finally:
-            if log:
-                log.close()
-    for r in new_rows:
-        done[key(r)] = r
-    rows = [done[t] for t in tasks]
+    try:
+        rows, new = jobs.run_logged(play_one, tasks, key, args.log, progress="games", **options)
+    except ConcordiaError as e:
+        ap.exit(2, f"error: {e}\n")
+    print(f"{new} games played now, {len(rows) - new} from the log", flush=True)
     out = dict(candidate=args.candidate, opponent=args.opponent, boards=list(boards), players=args.players,
                seeds=[args.seed_start, args.seed_start + args.seeds - 1], wall_seconds=time.time() - t0,
                command=" ".join(["python3"] + sys.argv))

@@ -5,8 +5,9 @@
     python3 scripts/train_value.py generate --bot ismcts:iterations=200 --games 2000 --seed 2 --out data/value/mcts.npz
     python3 scripts/train_value.py train --data data/value/heur.npz data/value/mcts.npz --seed 1 --install
 
-Games are spread evenly over the four boards and 2-5 players (game i: board i % 4, players 2 + (i // 4) % 4,
-deal seed + i). A position is recorded at the start of every turn: every seat's features (the core's
+`generate` is concordia_ai.lab.selfplay on the runner (--jobs, --backend dask --scheduler ADDRESS, the TLS
+files; docs/cluster.md), resumable from OUT.games.jsonl. Games are spread evenly over the four boards and 2-5
+players (game i: board i % 4, players 2 + (i // 4) % 4, deal seed * 1,000,003 + i). A position is recorded at the start of every turn: every seat's features (the core's
 `value_features_of`), and the labels are the game's winner (ties broken as the rules do) and every seat's
 final VP. Games stopped at the turn cap are dropped. One weight set is trained per player count.
 
@@ -23,7 +24,6 @@ import json
 import os
 import platform
 import sys
-import time
 from pathlib import Path
 
 import numpy as np
@@ -33,83 +33,20 @@ sys.path.insert(0, str(ROOT))
 
 from concordia_ai import core  # noqa: E402
 from concordia_ai.ai import value
-from concordia_ai.ai.bots import MAX_TURNS, make_bot  # noqa: E402
-from concordia_ai.engine.game import Game  # noqa: E402
+from concordia_ai.engine.errors import ConcordiaError  # noqa: E402
+from concordia_ai.lab import jobs, selfplay  # noqa: E402
 
-BOARDS = ("imperium", "italia", "creta", "aegyptus")
 HOLDOUT_EVERY = 10          # game ids divisible by this are held out
 
 
-def schedule(i: int, players: int | None = None) -> tuple[str, int]:
-    if players:
-        return BOARDS[i % 4], players
-    return BOARDS[i % 4], 2 + (i // 4) % 4
-
-
-def lineup(specs: list[str], game_id: int, seed: int, players: int) -> list[str]:
-    """Each seat's bot: the one spec, or with several, a seeded draw per seat (the first spec in every game,
-    so each game has the search in it and the others as its opponents of other styles)."""
-    if len(specs) == 1:
-        return specs * players
-    rng = np.random.default_rng([seed, game_id, 7])
-    seats = [specs[0]] + [specs[int(k)] for k in rng.integers(0, len(specs), players - 1)]
-    return [seats[int(k)] for k in rng.permutation(players)]
-
-
-def play_recorded(specs: list[str], game_id: int, seed: int, players: int | None = None) -> dict | None:
-    """One game: the features at every turn start and the final labels (None if truncated)."""
-    board, players = schedule(game_id, players)
-    deal = seed * 1_000_003 + game_id
-    bots = [make_bot(spec, seed=deal * 8 + i) for i, spec in enumerate(lineup(specs, game_id, seed, players))]
-    game = Game.new(board, players, deal)
-    feats, turns = [], []
-    last_turn = -1
-    while not game.is_over and game.state.turns < MAX_TURNS:
-        st = game.state
-        if st.turns != last_turn and game.decider is not None and game.decider >= 0:
-            last_turn = st.turns
-            feats.append(core.value_features_of(st))
-            turns.append(st.turns)
-        st.apply(bots[game.decider].choose(game))
-    if not game.is_over:
-        return None
-    final = [s["total"] for s in game.scores()]
-    return dict(game_id=game_id, board=BOARDS.index(board), players=players, winner=game.ranking()[0],
-                final=final, feats=np.stack(feats), turns=turns)
-
-
-def generate(args) -> None:
-    from joblib import Parallel, delayed
-    from tqdm import tqdm
-    t0 = time.time()
-    ids = range(args.first_id, args.first_id + args.games)
-    jobs = Parallel(n_jobs=args.jobs, return_as="generator", batch_size=4)(
-        delayed(play_recorded)(args.bot, i, args.seed, args.players) for i in ids)
-    games = [g for g in tqdm(jobs, total=args.games, desc="games", file=sys.stderr) if g is not None]
-    rows, pos_game, pos_players, pos_winner, pos_turn, pos_first, row_final = [], [], [], [], [], [], []
-    pos_board = []
-    r = 0
-    for g in games:
-        for t, f in zip(g["turns"], g["feats"]):
-            pos_first.append(r)
-            pos_game.append(g["game_id"])
-            pos_players.append(g["players"])
-            pos_board.append(g["board"])
-            pos_winner.append(g["winner"])
-            pos_turn.append(t)
-            rows.append(f)
-            row_final.extend(g["final"])
-            r += g["players"]
-    out = Path(args.out)
-    out.parent.mkdir(parents=True, exist_ok=True)
-    np.savez_compressed(out, rows=np.concatenate(rows).astype(np.float32), row_final=np.array(row_final, np.float32),
-                        pos_first=np.array(pos_first, np.int64), pos_game=np.array(pos_game, np.int64),
-                        pos_players=np.array(pos_players, np.int8), pos_board=np.array(pos_board, np.int8),
-                        pos_winner=np.array(pos_winner, np.int8), pos_turn=np.array(pos_turn, np.int32))
-    info = dict(bot=args.bot, players=args.players, games_asked=args.games, games_kept=len(games), seed=args.seed, first_id=args.first_id,
-                positions=len(pos_first), seconds=round(time.time() - t0, 1),
-                command="python3 scripts/train_value.py " + " ".join(sys.argv[1:]))
-    Path(str(out) + ".json").write_text(json.dumps(info, indent=2) + "\n")
+def generate(args, ap) -> None:
+    """Self-play data on the runner (concordia_ai.lab.selfplay): resumable from OUT.games.jsonl."""
+    try:
+        info = selfplay.generate(args.bot, args.games, args.seed, args.out, args.first_id,
+                                 command="python3 scripts/train_value.py " + " ".join(sys.argv[1:]),
+                                 progress="games", **jobs.runner_options(args, ap))
+    except ConcordiaError as e:
+        ap.exit(2, f"error: {e}\n")
     print(json.dumps(info))
 
 
@@ -291,15 +228,12 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     sub = ap.add_subparsers(dest="cmd", required=True)
     g = sub.add_parser("generate", help="play self-play games and record positions")
-    g.add_argument("--bot", action="append", default=None,
-                   help="a bot spec; give several to mix opponents of other styles (seat draws, first spec always in)")
-    g.add_argument("--players", type=int, choices=(2, 3, 4, 5), default=None,
-                   help="one player count only (default: 2-5 in turn)")
+    g.add_argument("--bot", default="heuristic")
     g.add_argument("--games", type=int, default=1000)
     g.add_argument("--seed", type=int, default=1)
     g.add_argument("--first-id", type=int, default=0)
-    g.add_argument("--jobs", type=int, default=1)
-    g.add_argument("--out", required=True)
+    g.add_argument("--out", required=True, help="the npz; its log is OUT.games.jsonl (a rerun resumes it)")
+    jobs.add_runner_options(g)
     t = sub.add_parser("train", help="fit the weights on recorded positions")
     t.add_argument("--data", nargs="+", required=True)
     t.add_argument("--seed", type=int, default=1)
@@ -319,11 +253,12 @@ def main() -> None:
     t.add_argument("--keep-others", action="store_true",
                    help="with --install: keep the shipped networks of the player counts not in --data")
     args = ap.parse_args()
-    if args.cmd == "generate" and not args.bot:
-        args.bot = ["heuristic"]
     if getattr(args, "shared", None) == []:
         args.shared = list(value.PLAYER_COUNTS)
-    {"generate": generate, "train": train}[args.cmd](args)
+    if args.cmd == "generate":
+        generate(args, g)
+    else:
+        train(args)
 
 
 if __name__ == "__main__":

@@ -234,25 +234,45 @@ class PlayedGame:
     game: object
     moves: list[int]
     texts: list[str]          # the moves in notation (a text depends on the state it was played in)
-    think: list[float]        # seconds each seat spent choosing
-    truncated: bool           # stopped at MAX_TURNS and scored as it stood
+    think: list[float]        # seconds each seat spent choosing (by `clock`)
+    truncated: bool           # stopped at MAX_TURNS and scored as it stood (not when `until` stopped it)
 
 
 def play_game(bots: list[Bot], board: str = "imperium", seed: int = 0, max_turns: int = MAX_TURNS,
-              record_texts: bool = False, **game_options) -> PlayedGame:
-    """Play one simulated game, seat i played by bots[i]; with record_texts, also the moves in notation."""
+              record_texts: bool = False, watch=None, until=None, clock=None, game=None,
+              **game_options) -> PlayedGame:
+    """Play one simulated game, seat i played by bots[i]: the one game loop of tournaments, research and
+    the scripts. With record_texts, also the moves in notation.
+
+    watch: an object with optional `before(state)` (called before every decision) and `move(state, move)`
+    (after the choice, before it is applied), e.g. to record positions or purchases.
+    until: a predicate on the game, checked before every decision; true stops the game there (a position
+    taken from a game in progress). clock: the timer of `think` (default time.perf_counter; CPU time with
+    time.process_time). game: a game to continue instead of a new deal of `board` and `seed`."""
     import time
 
     from ..engine.game import Game
-    game = Game.new(board, len(bots), seed, **game_options)
+    if game is None:
+        game = Game.new(board, len(bots), seed, **game_options)
+    clock = clock or time.perf_counter
+    before = getattr(watch, "before", None)
+    after = getattr(watch, "move", None)
     moves, texts, think = [], [], [0.0] * len(bots)
+    stopped = False
     while not game.is_over and game.state.turns < max_turns:
+        if until is not None and until(game):
+            stopped = True
+            break
+        if before is not None:
+            before(game.state)
         seat = game.decider
-        t0 = time.perf_counter()
+        t0 = clock()
         move = bots[seat].choose(game)
-        think[seat] += time.perf_counter() - t0
+        think[seat] += clock() - t0
         if record_texts:
             texts.append(game.text(move))
+        if after is not None:
+            after(game.state, move)
         game.state.apply(move)
         moves.append(move)
-    return PlayedGame(game, moves, texts, think, not game.is_over)
+    return PlayedGame(game, moves, texts, think, not game.is_over and not stopped)

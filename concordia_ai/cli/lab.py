@@ -2,13 +2,13 @@
 from __future__ import annotations
 
 import os
-import re
 
 import click
 
 from ..engine import limits
 from ..io import safe_read
 from ..engine.content import BOARD_NAMES
+from ..lab import runner
 from .app import UserError, main
 from .common import Bounded, _board_name, _echo_json
 
@@ -67,34 +67,18 @@ def _read_tournament_toml(path: str) -> dict:
     return data
 
 
-# a Dask address: tcp://HOST:PORT, tls://..., or HOST:PORT
-_ADDRESS = re.compile(r"^(?:(tcp|tls|ws|wss|ucx)://)?(\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9._-]+)(?::(\d{1,5}))?$")
-
-
 def _check_scheduler(address: str, tls: dict) -> None:
-    if re.fullmatch(r"inproc://\S+", address) and not tls:      # a scheduler inside this process (tests)
-        return
-    m = _ADDRESS.match(address.strip())
-    if not m or (m.group(3) and not 0 < int(m.group(3)) < 65536):
-        raise UserError(f"--scheduler: {limits.shown(address)} is not a scheduler address; give tcp://HOST:PORT, "
-                        f"or tls://HOST:PORT with --tls-ca-file")
-    if tls and m.group(1) != "tls":
-        raise UserError("--tls-ca-file/--tls-cert/--tls-key need a tls:// scheduler address")
+    try:
+        runner.check_scheduler(address, tls)
+    except runner.BackendError as e:
+        raise UserError(str(e)) from None
 
 
 def _tls_settings(ca_file, cert, key) -> dict:
-    """Dask TLS file settings, each file checked to be a readable regular file."""
-    tls = {k: v for k, v in (("tls_ca_file", ca_file), ("tls_client_cert", cert), ("tls_client_key", key)) if v}
-    if tls and "tls_ca_file" not in tls:
-        raise UserError("--tls-cert/--tls-key need --tls-ca-file (the certificate authority of the cluster)")
-    if bool(cert) != bool(key):
-        raise UserError("--tls-cert and --tls-key go together (the client certificate and its key)")
-    for option, path in tls.items():
-        try:
-            safe_read.read_bytes(path)
-        except safe_read.UserFileError as e:
-            raise UserError(f"--{option.replace('_client', '').replace('_', '-')}: {e}") from None
-    return tls
+    try:
+        return runner.tls_settings(ca_file, cert, key)
+    except runner.BackendError as e:
+        raise UserError(str(e)) from None
 
 
 def _parse_bot_options(values) -> list[tuple[str, str]]:

@@ -50,6 +50,10 @@ def _run_options(f):
                      help="Where games run: local processes, or a Dask cluster."),
         click.option("--scheduler", default=None, metavar="ADDRESS",
                      help="Dask scheduler address (tcp://host:8786); default with --backend dask: a local cluster."),
+        click.option("--tls-ca-file", default=None, metavar="FILE",
+                     help="Dask TLS: the cluster's certificate authority (with a tls:// --scheduler)."),
+        click.option("--tls-cert", default=None, metavar="FILE", help="Dask TLS: this client's certificate."),
+        click.option("--tls-key", default=None, metavar="FILE", help="Dask TLS: this client's private key."),
         click.option("--wine-variant", is_flag=True, default=None, help="Play the wine variant of the market surcharge."),
         click.option("--intermediate-scoring", is_flag=True, default=None, help="Play with intermediate scoring."),
         click.option("--bootstrap", type=int, default=None, metavar="N",
@@ -63,6 +67,18 @@ def _run_options(f):
     for option in reversed(options):
         f = option(f)
     return f
+
+
+def _dask_target(scheduler, ca_file, cert, key) -> dict | None:
+    """The TLS files for a remote scheduler, checked as `concordia tournament` checks them."""
+    from .lab import _check_scheduler, _tls_settings
+    tls = _tls_settings(ca_file, cert, key)
+    if tls and not scheduler:
+        raise UserError("--tls-ca-file/--tls-cert/--tls-key are for a remote cluster: add --backend dask "
+                        "--scheduler tls://HOST:PORT")
+    if scheduler:
+        _check_scheduler(scheduler, tls)
+    return tls or None
 
 
 def _play(experiment: str, command: str, opts: dict, cards=None, from_round=None) -> dict:
@@ -79,6 +95,7 @@ def _play(experiment: str, command: str, opts: dict, cards=None, from_round=None
         raise UserError(f"--jobs: {jobs} must be a positive number of parallel games")
     if opts["scheduler"] and opts["backend"] != "dask":
         raise UserError("--scheduler is for --backend dask (add --backend dask)")
+    tls = _dask_target(opts["scheduler"], opts["tls_ca_file"], opts["tls_cert"], opts["tls_key"])
     board = _board_name(opts["board"]) if opts["board"] is not None else None
     game_options = {k: True for k in ("wine_variant", "intermediate_scoring") if opts[k]}
     given = dict(bot=opts["bot"], players=opts["players"], map=board, seed=opts["seed"], games=opts["games"],
@@ -104,7 +121,7 @@ def _play(experiment: str, command: str, opts: dict, cards=None, from_round=None
         config = saved
     config, records, new = G.run(config, out, jobs=jobs, resume=opts["resume"], backend=opts["backend"],
                                  scheduler=opts["scheduler"], progress=not opts["quiet"] and not opts["as_json"],
-                                 given=given)
+                                 given=given, tls=tls)
     rep = R.write(out, R.build(config, records, reps, min_n), with_plots=not opts["no_plots"])
     rep["out"], rep["new_games"] = out, new
     return rep

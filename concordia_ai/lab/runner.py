@@ -11,8 +11,11 @@ from __future__ import annotations
 
 import functools
 import os
+import re
 
+from ..engine import limits
 from ..engine.errors import ConcordiaError
+from ..io import safe_read
 from .workers import call_in_worker
 
 BACKENDS = ("loky", "dask")
@@ -20,6 +23,37 @@ BACKENDS = ("loky", "dask")
 
 class BackendError(ConcordiaError):
     """A backend that is not installed, or a cluster that cannot be reached."""
+
+
+# a Dask address: tcp://HOST:PORT, tls://..., or HOST:PORT
+_ADDRESS = re.compile(r"^(?:(tcp|tls|ws|wss|ucx)://)?(\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9._-]+)(?::(\d{1,5}))?$")
+
+
+def check_scheduler(address: str, tls: dict) -> None:
+    """A Dask scheduler address, and tls:// when TLS files are given (BackendError otherwise)."""
+    if re.fullmatch(r"inproc://\S+", address) and not tls:      # a scheduler inside this process (tests)
+        return
+    m = _ADDRESS.match(address.strip())
+    if not m or (m.group(3) and not 0 < int(m.group(3)) < 65536):
+        raise BackendError(f"--scheduler: {limits.shown(address)} is not a scheduler address; give tcp://HOST:PORT, "
+                           f"or tls://HOST:PORT with --tls-ca-file")
+    if tls and m.group(1) != "tls":
+        raise BackendError("--tls-ca-file/--tls-cert/--tls-key need a tls:// scheduler address")
+
+
+def tls_settings(ca_file, cert, key) -> dict:
+    """Dask TLS file settings (the `tls` of map_unordered), each file checked to be a readable regular file."""
+    tls = {k: v for k, v in (("tls_ca_file", ca_file), ("tls_client_cert", cert), ("tls_client_key", key)) if v}
+    if tls and "tls_ca_file" not in tls:
+        raise BackendError("--tls-cert/--tls-key need --tls-ca-file (the certificate authority of the cluster)")
+    if bool(cert) != bool(key):
+        raise BackendError("--tls-cert and --tls-key go together (the client certificate and its key)")
+    for option, path in tls.items():
+        try:
+            safe_read.read_bytes(path)
+        except safe_read.UserFileError as e:
+            raise BackendError(f"--{option.replace('_client', '').replace('_', '-')}: {e}") from None
+    return tls
 
 
 def map_unordered(fn, tasks: list, jobs: int = 1, backend: str = "loky", scheduler: str | None = None,

@@ -38,8 +38,9 @@ from dataclasses import asdict, dataclass, field
 
 from ..engine import limits
 from . import runner, ratings
+from .jobs import append_record, parse_object, read_records
 from ..io import safe_read
-from ..io.atomic_write import open_append, open_update, write_atomic
+from ..io.atomic_write import open_append, write_atomic
 from ..ai.bots import BotSpecError, make_bot, parse_spec, play_game
 from ..engine.content import BOARD_NAMES
 from ..engine.errors import ConcordiaError
@@ -271,47 +272,12 @@ def play_task(task: dict) -> dict:
 def read_log(path: str, repair: bool = False) -> list[dict]:
     """Game records of a log. A torn last line (no newline at the end: a kill during a write) is
     ignored, and cut off with repair=True; a bad line elsewhere is an error naming its number."""
-    try:
-        data = safe_read.read_bytes(path, limits.LOG_BYTES)
-    except safe_read.UserFileError as e:
-        raise TournamentError(f"log: {e}") from None
-    complete, _, tail = data.rpartition(b"\n")
-    records = []
-    for i, raw in enumerate(complete.split(b"\n") if complete else []):
-        if raw.strip():
-            try:
-                records.append(_record(raw))
-            except ValueError as e:
-                raise TournamentError(f"log {path}: line {i + 1} is not a game record ({e}); the log is "
-                                      f"damaged") from None
-    if tail.strip():
-        try:
-            records.append(_record(tail))
-            keep = len(data)          # whole, only the newline is missing
-        except ValueError:
-            keep = len(complete) + 1 if complete else 0
-        if repair:
-            try:
-                with open_update(path) as f:
-                    f.truncate(keep)
-                    if keep == len(data):
-                        f.seek(0, 2)
-                        f.write(b"\n")
-                    f.flush()
-                    os.fsync(f.fileno())
-            except OSError as e:
-                raise TournamentError(f"cannot repair log {path}: {e.strerror or e}") from None
-    return records
+    return read_records(path, _record, repair, TournamentError, "game record")
 
 
 def _record(raw: bytes) -> dict:
     """One log line as a game record, every field that `rate` reads checked (type and size)."""
-    try:
-        rec = safe_read.parse_json(safe_read.decode(raw, "the line"), "the line")
-    except safe_read.UserFileError as e:
-        raise ValueError(str(e).replace("the line ", "")) from None
-    if not isinstance(rec, dict):
-        raise ValueError("not a JSON object")
+    rec = parse_object(raw)
     missing = [k for k in _RECORD_FIELDS if k not in rec]
     if missing:
         raise ValueError(f"missing {', '.join(missing)}")
@@ -345,12 +311,6 @@ def _record(raw: bytes) -> dict:
 
 
 _RECORD_FIELDS = ("block", "rotation", "players", "board", "seats", "scores", "ranks", "ranking")
-
-
-def append_record(f, record: dict) -> None:
-    f.write(json.dumps(record, separators=(",", ":")) + "\n")
-    f.flush()
-    os.fsync(f.fileno())
 
 
 def unique_records(records: list[dict]) -> list[dict]:

@@ -26,11 +26,11 @@ from dataclasses import asdict, dataclass, field
 from ...engine import vocabulary
 from ... import core
 from .. import runner
-from ...ai.bots import MAX_TURNS, make_bot
+from ...ai.bots import make_bot, play_game
 from ...engine.content import BOARD_NAMES
 from ...engine.errors import ConcordiaError
-from ...engine.game import Game
-from ..tournament import TournamentError, append_record, canonical_spec, derive_seed, read_log
+from .. import jobs as _jobs
+from ..tournament import TournamentError, canonical_spec, derive_seed, read_log
 from . import godvalue
 from .afford import affordable_cards, purchase, turn_starts
 from .policy import ARMS, Intervention
@@ -228,14 +228,8 @@ def play_task(task: dict) -> dict:
         policy = bots[task["treated"]] = Intervention(bots[task["treated"]], kind, task["arm"],
                                                       task.get("from_round", 1))
     watch = PurchaseLog(p, checkpoints=task["experiment"] == "selfplay")
-    game = Game.new(task["board"], p, task["seed"], **task.get("game_options", {}))
-    moves = []
-    while not game.is_over and game.state.turns < MAX_TURNS:
-        watch.before(game.state)
-        move = bots[game.decider].choose(game)
-        watch.move(game.state, move)
-        game.state.apply(move)
-        moves.append(move)
+    played = play_game(bots, task["board"], task["seed"], watch=watch, **task.get("game_options", {}))
+    game, moves = played.game, played.moves
     watch.finish(game.state)
     ranking = game.ranking()
     ranks = [0] * p
@@ -351,36 +345,19 @@ def write_json(path: str, data) -> None:
 
 def run(config: ResearchConfig, out: str, jobs: int = 1, resume: bool = False, backend: str = "loky",
         scheduler: str | None = None, progress: bool = False, given: dict | None = None,
-        limit: int | None = None) -> tuple[ResearchConfig, list[dict], int]:
+        limit: int | None = None, tls: dict | None = None) -> tuple[ResearchConfig, list[dict], int]:
     """Play the missing games into OUT; returns (config, every record of the run, games played now).
-    `limit` stops after that many new games (to test an interrupted run)."""
+    `limit` stops after that many new games (to test an interrupted run); `tls` as for tournaments."""
     if backend not in runner.BACKENDS:
         raise ResearchError(f"--backend: {backend!r}; valid: {', '.join(runner.BACKENDS)}")
     if isinstance(jobs, bool) or not isinstance(jobs, int) or jobs < 1:
         raise ResearchError(f"--jobs: {jobs!r} must be a positive number of parallel games")
-    config, records = prepare(config, out, resume, given)
-    done = {record_key(r) for r in records}
-    keys = config.keys()
-    tasks = [config.task_of(k) for k in keys if k not in done]
-    if limit is not None:
-        tasks = tasks[:limit]
-    new = 0
-    if tasks:
-        bar = runner.progress_bar(len(keys), len(done & set(keys)), f"research {config.experiment}") if progress else None
-        results = runner.map_unordered(play_task, tasks, jobs, backend, scheduler)
-        try:
-            with open(os.path.join(out, LOG_NAME), "a", encoding="utf-8") as f:
-                for rec in results:
-                    append_record(f, rec)
-                    records.append(rec)
-                    new += 1
-                    if bar is not None:
-                        bar.update(1)
-        finally:
-            if hasattr(results, "close"):
-                results.close()
-            if bar is not None:
-                bar.close()
-    order = {k: i for i, k in enumerate(keys)}
-    records.sort(key=lambda r: order[record_key(r)])
+    config, _ = prepare(config, out, resume, given)      # checks the folder and repairs a torn log
+    tasks = [config.task_of(k) for k in config.keys()]
+    try:
+        records, new = _jobs.run_logged(play_task, tasks, record_key, os.path.join(out, LOG_NAME), jobs, backend,
+                                        scheduler, tls, f"research {config.experiment}" if progress else None,
+                                        limit)
+    except _jobs.JobError as e:
+        raise ResearchError(str(e)) from None
     return config, records, new
