@@ -7,7 +7,7 @@ from cli_helpers import run
 
 def italia(tmp_path, *options):
     f = tmp_path / "g.json"
-    run("new", f, "--map", "italia", "--players", 3, "--seed", 1, "--names", "Ann,Bob,Cy", *options)
+    run("new", f, "--force", "--map", "italia", "--players", 3, "--seed", 1, "--names", "Ann,Bob,Cy", *options)
     return f
 
 
@@ -54,3 +54,53 @@ def test_a_turn_typed_twice_is_warned_about(tmp_path):
                         "if the command was typed twice, take it back with: concordia undo --turn\n")
     r = run("play", f, "play prefect")          # a turn begun is no repeat
     assert r.stderr == ""
+
+
+# ---------------------------------------------------------------- 4. announcements
+def random_game_moves(seed=3):
+    """The moves of a whole game of random legal moves (Italia, seed 1, intermediate scoring)."""
+    import random
+    from concordia_ai.engine.game import Game
+    g = Game.new("italia", 3, seed=1, names=["Ann", "Bob", "Cy"], intermediate_scoring=True)
+    r, out = random.Random(seed), []
+    while not g.is_over:
+        m = r.choice(g.legal_moves())
+        out.append(g.text(m))
+        g.apply(m)
+    return out
+
+
+def at_move(tmp_path, k):
+    """The game file of that random game after its first k moves."""
+    from concordia_ai.table.game_file import GameFile
+    f = italia(tmp_path, "--intermediate-scoring")
+    gf = GameFile.load(str(f))
+    gf.moves = random_game_moves()[:k]
+    gf.game = gf.replay(gf.moves)
+    gf.save()
+    return f
+
+
+def test_announcements(tmp_path):
+    all_moves = random_game_moves()
+    assert len(all_moves) == 579
+    f = at_move(tmp_path, 30)
+    r = run("play", f, all_moves[30])
+    assert r.stdout.splitlines()[:2] == ["played: colonist land (Bob, turn 11, round 4)",
+                                         "announce: intermediate scoring: Ann 13, Bob 13, Cy 13 VP"]
+    f = at_move(tmp_path, 121)
+    r = run("play", f, all_moves[121])
+    assert r.stdout.splitlines()[:2] == ["played: produce Corsica (Cy, turn 51, round 17)",
+                                         "announce: the Praefectus Magnus passes from Cy to Bob"]
+    f = at_move(tmp_path, 576)
+    r = run("play", f, all_moves[576])
+    assert r.stdout.splitlines()[:2] == ["played: buy Diplomat/III (Ann, turn 235, round 79)",
+                                         "announce: the Concordia card goes to Ann (Ann took the last card of the "
+                                         "display); final turns left: 2"]
+    r = run("play", f, *all_moves[577:])
+    assert r.stdout.splitlines()[-4:] == ["played: play Tribune (Bob, turn 236, round 79)",
+                                          "played: play Mason (Cy, turn 237, round 79)",
+                                          "announce: the game is over; final scores: Ann 86, Bob 84, Cy 81 VP",
+                                          f"game over; Ann wins (concordia score {f} for the table)"]
+    table = run("score", f).stdout
+    assert "1. Ann 86 VP" in table and "2. Bob 84 VP" in table and "3. Cy 81 VP" in table
