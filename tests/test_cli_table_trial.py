@@ -104,3 +104,49 @@ def test_announcements(tmp_path):
                                           f"game over; Ann wins (concordia score {f} for the table)"]
     table = run("score", f).stdout
     assert "1. Ann 86 VP" in table and "2. Bob 84 VP" in table and "3. Cy 81 VP" in table
+
+
+# ---------------------------------------------------------------- 2. redo
+def test_redo_after_undo_and_undo_turn(tmp_path):
+    f = italia(tmp_path)
+    run("play", f, "play prefect; produce corsica")
+    run("play", f, "play senator")
+    run("undo", f)
+    run("undo", f, "--turn")
+    data = json.loads(f.read_text())
+    assert data["moves"] == [] and data["redo"] == [["play Senator"], ["play Prefect", "produce Corsica"]]
+    r = run("redo", f)
+    assert r.stdout.splitlines()[:3] == ["redone: play Prefect (Ann, turn 1, round 1)",
+                                         "redone: produce Corsica (Ann, turn 1, round 1)",
+                                         "redo again: 1 more move undone before (concordia redo " + str(f) + ")"]
+    r = run("redo", f)
+    assert r.stdout.splitlines()[0] == "redone: play Senator (Bob, turn 2, round 1)"
+    data = json.loads(f.read_text())
+    assert data["moves"] == ["play Prefect", "produce Corsica", "play Senator"] and "redo" not in data
+    r = run("redo", f, code=2)
+    assert r.stderr == f"error: nothing to redo in {f}: redo follows undo, until a new move is played\n"
+
+
+def test_a_new_move_ends_redo(tmp_path):
+    f = italia(tmp_path)
+    run("play", f, "play senator")
+    run("undo", f)
+    run("play", f, "play architect")
+    assert "redo" not in json.loads(f.read_text())
+    r = run("redo", f, code=2)
+    assert r.stderr == f"error: nothing to redo in {f}: redo follows undo, until a new move is played\n"
+
+
+def test_a_damaged_redo_field_is_reported(tmp_path):
+    f = italia(tmp_path)
+    data = json.loads(f.read_text())
+    data["redo"] = [["play Senator"], []]
+    f.write_text(json.dumps(data))
+    r = run("redo", f, code=2)
+    assert r.stderr == (f"error: {f}: $.redo must be a list of non-empty lists of moves in notation "
+                        "(what undo took back)\n")
+    data["redo"] = [["produce Corsica"]]
+    f.write_text(json.dumps(data))
+    r = run("redo", f, code=2)
+    assert r.stderr.startswith(f"error: {f}: $.redo[0] cannot be applied again: 'produce Corsica': ")
+    assert json.loads(f.read_text()) == data           # nothing changed

@@ -328,6 +328,32 @@ def undo(game_file, steps, whole_turn):
 
 
 @main.command()
+@GAME_FILE
+def redo(game_file):
+    """Play again what the last undo took back (one move, K moves or a whole turn, as it was undone).
+
+    Several undos are redone one by one, the last first. Recording a new move with `play` ends what
+    can be redone: the game has then gone another way.
+
+    \b
+    Examples:
+      concordia undo game.json --turn
+      concordia redo game.json
+    """
+    with locked(game_file):
+        gf = _load(game_file)
+        before = gf.game.clone()
+        steps = gf.redo_last()
+        gf.save()
+    for line in played.lines(before, steps, verb="redone"):
+        click.echo(line)
+    if gf.redo:
+        n = len(gf.redo[-1])
+        click.echo(f"redo again: {n} more move{'s' if n != 1 else ''} undone before (concordia redo {game_file})")
+    click.echo(render.next_line(gf.game, game_file))
+
+
+@main.command()
 @GAME_OR_POSITION
 @click.option("--json", "as_json", is_flag=True, help="Print the scores and ranking as JSON.")
 def score(game_file, as_json):

@@ -11,8 +11,9 @@ from ..engine.game import CHANCE, Game
 from . import history
 
 
-def lines(before: Game, steps) -> list[str]:
-    """The output lines for `steps` (step_order.Step, in the order applied) played from `before`."""
+def lines(before: Game, steps, verb: str = "played") -> list[str]:
+    """The output lines for `steps` (step_order.Step, in the order applied) played from `before`;
+    `verb` starts each line ("redone" for `redo`)."""
     g = before.clone()
     out = []
     for step in steps:
@@ -22,7 +23,7 @@ def lines(before: Game, steps) -> list[str]:
         if step.note:
             out.append(f"revealed: {step.text.removeprefix('reveal ')} ({step.note}), {who}")
         else:
-            out.append(f"played: {step.text} ({who})")
+            out.append(f"{verb}: {step.text} ({who})")
         out += announcements(old, g)
     return out
 
