@@ -150,3 +150,58 @@ def test_a_damaged_redo_field_is_reported(tmp_path):
     r = run("redo", f, code=2)
     assert r.stderr.startswith(f"error: {f}: $.redo[0] cannot be applied again: 'produce Corsica': ")
     assert json.loads(f.read_text()) == data           # nothing changed
+
+
+# ---------------------------------------------------------------- 5. names
+def refused(f, text):
+    """The one error line of `play F TEXT`; nothing is recorded."""
+    before = f.read_bytes()
+    r = run("play", f, text, code=2)
+    assert f.read_bytes() == before
+    assert len(r.stderr.splitlines()) == 1
+    return r.stderr.strip()
+
+
+def test_did_you_mean_for_misspelt_names(tmp_path):
+    f = italia(tmp_path)
+    run("play", f, "play prefect")
+    assert refused(f, "produce corsika") == ("error: move 'produce corsika' rejected: 'corsika' is no city, "
+                                             "province, card or good of Italia; did you mean Corsica?")
+    run("undo", f)
+    run("play", f, "play architect")
+    assert refused(f, "build napoli") == ("error: move 'build napoli' rejected: 'napoli' is no city, province, "
+                                          "card or good of Italia; did you mean Neapolis?")
+    assert refused(f, "move sea roma > cosa-alleria") == (
+        "error: move 'move sea roma > cosa-alleria' rejected: 'alleria' is no city, province, card or good of "
+        "Italia; did you mean Aleria?")
+    r = run("play", f, "move sea roma > cosa-aleria")
+    assert r.stdout.splitlines()[0] == "played: move sea Roma > Aleria-Cosa (Ann, turn 1, round 1)"
+
+
+def test_goods_in_the_plural(tmp_path):
+    f = italia(tmp_path)
+    r = run("play", f, "play mercator", "buy 1 bricks", "sell 2 foods")
+    assert moves(f) == ["play Mercator/3", "sell 2 food", "buy 1 brick"]
+
+
+def test_a_card_in_hand_by_a_prefix_with_its_number(tmp_path):
+    f = at_move(tmp_path, 122)
+    r = run("play", f, "play merc/5")
+    assert r.stdout.splitlines()[0] == "played: play Mercator/5 (Ann, turn 52, round 18)"
+    run("undo", f)
+    assert refused(f, "play merc/4").startswith(
+        "error: move 'play merc/4' rejected: 'play merc/4' is not a legal move for Ann: Ann holds no 'merc/4' "
+        "(hand: ")
+
+
+def test_a_wrong_deck_numeral_is_refused_naming_the_card_there(tmp_path):
+    f = at_move(tmp_path, 38)          # Bob's Senator; the display holds Consul/II, which Bob cannot pay
+    assert refused(f, "buy consul/I") == (
+        "error: move 'buy consul/I' rejected: 'buy consul/I' is not a legal move for Bob: Consul/I is not in the "
+        "display; its Consul is Consul/II; legal now: done, buy Prefect/I paying brick, buy Prefect/I paying wine")
+    f = at_move(tmp_path, 65)          # Cy's Senator: Architect/I is there and affordable
+    assert refused(f, "buy arch/II").startswith(
+        "error: move 'buy arch/II' rejected: 'buy arch/II' is not a legal move for Cy: Architect/II is not in the "
+        "display; its Architect is Architect/I (buy Architect/I)")
+    r = run("play", f, "buy arch/I")
+    assert r.stdout.splitlines()[0] == "played: buy Architect/I (Cy, turn 24, round 8)"
