@@ -42,8 +42,10 @@ def test_simulated_game_flow(tmp_path):
 
     # a full turn (Architect: move, build, done), abbreviations accepted, canonical text recorded
     r = run("play", f, "pl arch", "move land Roma > Novaria-Roma", "build novaria", "done")
-    assert r.stdout.splitlines()[:4] == ["played: play Architect", "played: move land Roma > Novaria-Roma",
-                                         "played: build Novaria", "played: done"]
+    assert r.stdout.splitlines()[:4] == ["played: play Architect (Ann, turn 1, round 1)",
+                                         "played: move land Roma > Novaria-Roma (Ann, turn 1, round 1)",
+                                         "played: build Novaria (Ann, turn 1, round 1)",
+                                         "played: done (Ann, turn 1, round 1)"]
     assert "next: turn 2 (round 1): Bob's turn; Bob decides now: play" in r.stdout
     data = json.loads(f.read_text())
     assert data["moves"] == ["play Architect", "move land Roma > Novaria-Roma", "build Novaria", "done"]
@@ -119,7 +121,8 @@ def test_real_table_flow(tmp_path):
 
     # Ann buys one card with a Senator: the display is refilled by the last card of deck I, revealed by itself
     r = run("play", f, "play Senator", "buy Architect/I", "done")
-    assert "revealed: Smith/I (the only card left in deck I)" in r.stdout and "Bob's turn" in r.stdout
+    assert r.stdout.splitlines()[3] == "revealed: Smith/I (the only card left in deck I), turned up in Ann's turn 1, round 1"
+    assert "Bob's turn" in r.stdout
     assert json.loads(f.read_text())["moves"][-1] == "reveal Smith/I"
     pos = json.loads(f.read_text())["current"]
     assert pos["display"] == ["Prefect/I", "Mercator/I", "Colonist/I", "Diplomat/I", "Mason/I", "Farmer/I", "Smith/I"]
@@ -130,7 +133,8 @@ def test_real_table_flow(tmp_path):
     assert sorted(r.stdout.splitlines()) == [f"reveal {c}/II" for c in
                                              ("Architect", "Colonist", "Consul", "Mercator", "Prefect", "Vintner",
                                               "Weaver")]
-    run("play", f, "reveal Weaver/II")
+    r = run("play", f, "reveal Weaver/II")
+    assert r.stdout.splitlines()[0] == "played: reveal Weaver/II (turned up in Bob's turn 2, round 1)"
     pos = json.loads(f.read_text())["current"]
     assert pos["display"][-1] == "Weaver/II" and "Weaver" not in pos["unseen"]["II"]
     # the real table's layout is kept

@@ -222,7 +222,7 @@ def test_suggested_plays_exactly_that_turn(tmp_path):
         g = tmp_path / f"s{n}.json"
         g.write_bytes(f.read_bytes())
         r = run("play", g, "--suggested", n, "--iterations", 1200, "-q")
-        assert r.stdout.splitlines()[1:-1] == [f"played: {m}" for m in turn["moves"]]
+        assert r.stdout.splitlines()[1:-1] == [f"played: {m} (Ann, turn 1, round 1)" for m in turn["moves"]]
         gf = GameFile.load(str(g))
         assert gf.moves == turn["moves"]
         assert gf.game.decider == 1 and gf.game.state.turns == 1 and gf.game.phase == "play"

@@ -9,9 +9,9 @@ import click
 
 from ..engine import vocabulary, costs, limits
 from .. import core
-from ..table import history, render
+from ..table import history, played, render
 from ..engine.content import BOARD_NAMES
-from ..engine.game import Game, GameError
+from ..engine.game import CHANCE, Game, GameError
 from ..table.game_file import FORMAT as GAME_FORMAT
 from ..table.game_file import GameFile, GameFileError, locked
 from .app import UserError, main
@@ -203,7 +203,11 @@ def moves(game_file, as_json):
 @click.option("--seed", type=click.IntRange(0, 2 ** 63 - 1), default=0, show_default=True,
               help="Search seed (with --suggested).")
 @click.option("--quiet", "-q", is_flag=True, help="No progress bar on stderr (with --suggested).")
-def play(game_file, move, suggested, seconds, iterations, jobs, seed, quiet):
+@click.option("--as", "as_player", metavar="NAME", default=None,
+              help="Refuse unless NAME is the player to move (a check against recording a turn for the wrong player).")
+@click.option("--turn", "as_turn", type=Bounded(limits.TURN_NUMBER), default=None, metavar="N",
+              help="Refuse unless turn N (as `show` numbers it) is the turn in play.")
+def play(game_file, move, suggested, seconds, iterations, jobs, seed, quiet, as_player, as_turn):
     """Apply one or more MOVEs, all or nothing.
 
     Quote each move that has spaces, or separate several moves in one argument with ';'.
@@ -211,7 +215,9 @@ def play(game_file, move, suggested, seconds, iterations, jobs, seed, quiet):
     order ("sell 3 wine" then "sell 1 tool", a build before the last move), also over several calls:
     they are recorded in the engine's canonical order. A card turned up from the stack at a real
     table is entered as `reveal CARD/DECK`; when only one card is possible it is revealed by itself.
-    If a move cannot be placed, nothing is recorded and the error says why.
+    If a move cannot be placed, nothing is recorded and the error says why. Each `played:` line
+    names the player and the turn it was recorded for; --as NAME and --turn N refuse when that
+    player or turn is not the one to move.
 
     \b
     Examples:
@@ -219,8 +225,11 @@ def play(game_file, move, suggested, seconds, iterations, jobs, seed, quiet):
       concordia play game.json "move land Roma > Novaria-Roma" "build Novaria" done
       concordia play game.json "play Senator; buy Mason/I; done"
       concordia play table.json "reveal Weaver/II"
+      concordia play game.json --as Bob --turn 5 "play Prefect; produce Italia"
       concordia play game.json --suggested          (the hint's top turn; --suggested 2 the second)
     """
+    if suggested is not None and (as_player is not None or as_turn is not None):
+        raise UserError("--as and --turn check moves typed in; --suggested plays the hint for the player to move")
     if suggested is not None:
         from .turns import play_suggested
         return play_suggested(game_file, suggested, move, seconds, iterations, jobs, seed, quiet)
@@ -231,6 +240,8 @@ def play(game_file, move, suggested, seconds, iterations, jobs, seed, quiet):
         raise UserError("no move given; e.g. concordia play GAME_FILE 'play Architect' (or --suggested: the hint's top turn)")
     with locked(game_file):    # from load to save: a concurrent play waits instead of losing a move
         gf = _load(game_file)
+        _check_mover(gf.game, as_player, as_turn)
+        before, first_new = gf.game.clone(), len(gf.moves)
         try:
             applied = gf.apply(texts)
         except GameFileError as e:
@@ -243,12 +254,34 @@ def play(game_file, move, suggested, seconds, iterations, jobs, seed, quiet):
     if gf.replaced:
         click.echo(f"this turn's {gf.replaced} earlier step{'s' if gf.replaced > 1 else ''} and the new ones, "
                    "recorded in the canonical order:")
-    for step in applied:
-        if step.note:
-            click.echo(f"revealed: {step.text.removeprefix('reveal ')} ({step.note})")
-        else:
-            click.echo(f"played: {step.text}")
+    if gf.replaced:    # the turn's earlier steps are listed again, from the turn's start
+        before = gf.replay(gf.moves[:len(gf.moves) - len(applied)])
+    for line in played.lines(before, applied):
+        click.echo(line)
+    warning = played.repeated_turn(Game.from_json(gf.initial), gf.moves, first_new - gf.replaced)
+    if warning:
+        click.echo(warning, err=True)
     click.echo(render.next_line(gf.game, game_file))
+
+
+def _check_mover(game: Game, as_player: str | None, as_turn: int | None) -> None:
+    """--as NAME / --turn N: refuse unless that player is to move (the decider; for a card turned up, the
+    player whose turn it is) and that turn is in play."""
+    if as_player is None and as_turn is None:
+        return
+    number = game.state.turns
+    label = render.turn_label(game.n_players, number)
+    if game.is_over:
+        raise UserError(f"--as/--turn: the game is over ({label} would come next); nothing is to move")
+    player = game.names[game.state.turn_player]
+    mover = player if game.decider == CHANCE else game.names[game.decider]
+    who = f"{label} is {player}'s turn and {mover} is to move" if mover != player else f"{label}: {mover} is to move"
+    if as_player is not None:
+        name = _resolve_item(as_player, list(game.names), "player", "--as")
+        if name not in (mover,):
+            raise UserError(f"--as {name}: {name} is not to move; {who}")
+    if as_turn is not None and as_turn != number + 1:
+        raise UserError(f"--turn {as_turn}: turn {as_turn} is not in play; {who}")
 
 
 @main.command()
@@ -291,6 +324,32 @@ def undo(game_file, steps, whole_turn):
             gf.save()
             for text in reversed(dropped):
                 click.echo(f"undone: {text}")
+    click.echo(render.next_line(gf.game, game_file))
+
+
+@main.command()
+@GAME_FILE
+def redo(game_file):
+    """Play again what the last undo took back (one move, K moves or a whole turn, as it was undone).
+
+    Several undos are redone one by one, the last first. Recording a new move with `play` ends what
+    can be redone: the game has then gone another way.
+
+    \b
+    Examples:
+      concordia undo game.json --turn
+      concordia redo game.json
+    """
+    with locked(game_file):
+        gf = _load(game_file)
+        before = gf.game.clone()
+        steps = gf.redo_last()
+        gf.save()
+    for line in played.lines(before, steps, verb="redone"):
+        click.echo(line)
+    if gf.redo:
+        n = len(gf.redo[-1])
+        click.echo(f"redo again: {n} more move{'s' if n != 1 else ''} undone before (concordia redo {game_file})")
     click.echo(render.next_line(gf.game, game_file))
 
 

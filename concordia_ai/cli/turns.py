@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import click
 
-from ..table import render
+from ..table import played, render
 from ..table.game_file import locked
 from .app import UserError
 from .budget import search_budget
@@ -35,12 +35,12 @@ def play_suggested(game_file: str, n: int, moves, seconds, iterations, jobs, see
         if current.moves != gf.moves:
             raise UserError(f"{game_file} changed during the search (another command recorded a move); "
                             "ask again")
+        before = current.game.clone()
         applied = current.apply(turn.texts)
         current.save()
     gf = current
     click.echo(f"suggested turn {n} for {player} (win {100 * turn.win:.1f} ± {100 * turn.win_se:.1f} %, "
                f"{turn.visits} visits; budget: {described})")
-    for step in applied:
-        click.echo(f"revealed: {step.text.removeprefix('reveal ')} ({step.note})" if step.note
-                   else f"played: {step.text}")
+    for line in played.lines(before, applied):
+        click.echo(line)
     click.echo(render.next_line(gf.game, game_file))

@@ -110,6 +110,7 @@ TOURNAMENT_JOBS = Bound("parallel games", 1, 1024)
 BOOTSTRAP = Bound("bootstrap resamples", 0, 100_000)
 ELO = Bound("Elo differences", -2000, 2000, integer=False)
 UNDO_STEPS = Bound("moves to undo", 1, 1_000_000)
+TURN_NUMBER = Bound("turn numbers", 1, 100_000)                  # `play --turn N`: turn N as `show` numbers it
 
 # reading user files (see userfiles.py)
 JSON_DEPTH = 64                        # a game file nests 6 deep; 100,000 deep would exhaust the stack

@@ -15,8 +15,11 @@ without its deck where only one deck is possible ("reveal Mason"), a Diplomat by
 """
 from __future__ import annotations
 
+import difflib
+
 from .. import core
 from . import refusals
+from .words import word_matches as _word_matches
 from .errors import NotationError
 from .position import location_name, route_name
 
@@ -91,12 +94,10 @@ def _words(text: str) -> list[str]:
     return text.lower().replace(">", " > ").split()
 
 
-def _word_matches(typed: str, full: str) -> bool:
-    """A prefix of the word, or of each part of a route name: "nov-roma" for "novaria-roma"."""
-    if full.startswith(typed):
-        return True
-    tp, fp = typed.split("-"), full.split("-")
-    return len(tp) == len(fp) and all(f.startswith(t) for t, f in zip(tp, fp))
+def _singular(game, words: list[str]) -> list[str]:
+    """Goods typed in the plural ("sell 2 bricks") as the notation names them."""
+    plural = {g + "s": g for g in game.rules.goods}
+    return [plural.get(w, w) for w in words]
 
 
 def _matches(typed: list[str], full: list[str]) -> bool:
@@ -144,7 +145,7 @@ def parse_move(game, text: str) -> int:
     """The legal move that `text` names; NotationError says why not and lists the legal moves."""
     if not isinstance(text, str) or not text.strip():
         raise NotationError(f"empty move; legal now: {_legal_list(game)}")
-    typed = _words(text)
+    typed = _singular(game, _words(text))
     found = _best(typed, [(m, [_words(t) for t in _texts(game, m)]) for m in game.legal_moves()])
     if not found:
         found = _best(typed, [(m, [_words(t) for t in _texts(game, m)]) for m in _aliases(game)])
@@ -155,19 +156,67 @@ def parse_move(game, text: str) -> int:
         raise NotationError(f"ambiguous move {text!r}: could be {options}")
     if game.is_over:
         raise NotationError(f"the game is over; no move is legal ({text!r})")
-    raise NotationError(f"{_why_not(game, typed, text)}; legal now: {_legal_list(game)}")
+    unknown = _unknown_name(game, typed)
+    if unknown:
+        raise NotationError(unknown)
+    why, reasoned = _why_not(game, typed, text)
+    legal = game.legal_moves()
+    if reasoned and len(legal) > SHORT_LIST:      # the reason says what to change; a long list would bury it
+        raise NotationError(f"{why} ({len(legal)} legal moves now)")
+    raise NotationError(f"{why}; legal now: {_legal_list(game)}")
 
 
-def _why_not(game, typed: list[str], text: str) -> str:
+SHORT_LIST = 8     # a refusal with its reason lists the legal moves only when there are this few
+
+
+# words of the notation that name no thing on the board
+KEYWORDS = ("land", "sea", "paying", ">")
+
+
+def _names(game) -> dict[str, str]:
+    """Every word of the names a move may use (cities, provinces, goods, cards, gods), lower case, with the
+    name it belongs to."""
+    R, B = game.rules, game.board
+    names = list(B.cities) + list(B.provinces) + list(R.goods) + sorted({m.name for m in R.market}) + \
+        [p for k in R.kinds for p in k.label.split("/") if not p.isdigit()]
+    out: dict[str, str] = {}
+    for name in names:
+        for word in name.lower().split():
+            out.setdefault(word, name)
+    return out
+
+
+def _unknown_name(game, typed: list[str]) -> str | None:
+    """'corsika' is no name ...; did you mean Corsica?' for the first word that names nothing (route ends
+    and card names checked part by part) and is close to a name; None when every word is known."""
+    names = _names(game)
+    for word in typed[1:]:
+        if word in KEYWORDS or word.isdigit():
+            continue
+        parts = word.split("/")[:1] if "/" in word else word.split("-")
+        for part in parts:
+            if not part or any(n.startswith(part) for n in names):
+                continue
+            close = difflib.get_close_matches(part, list(names), n=2, cutoff=0.75)
+            if close:
+                guesses = " or ".join(dict.fromkeys(names[c] for c in close))
+                return f"{part!r} is no city, province, card or good of {game.board.source.name.title()}; " \
+                       f"did you mean {guesses}?"
+    return None
+
+
+def _why_not(game, typed: list[str], text: str) -> tuple[str, bool]:
+    """Why `text` is no legal move, and whether that names the rule it breaks (not only the phase)."""
     verbs = {"play", "copy", "done", "colonist", "move", "build", "produce", "cash", "keep", "sell", "buy",
              "place", "reveal", "enter"}
     if not any(v.startswith(typed[0]) for v in verbs):
-        return f"unknown move {text!r} (moves start with one of: {', '.join(sorted(verbs))})"
+        return f"unknown move {text!r} (moves start with one of: {', '.join(sorted(verbs))})", False
     verb = [v for v in verbs if v.startswith(typed[0])]
     because = refusals.reason(game, typed, verb[0]) if len(verb) == 1 else None
     if because:
-        return f"{text!r} is not a legal move for {game.decider_name}: {because}"
-    return f"{text!r} is not a legal move for {game.decider_name} in phase {game.phase}"
+        rule = game.phase in refusals.STEP_OF.get(verb[0], ((game.phase,), ""))[0]   # not only "wrong moment"
+        return f"{text!r} is not a legal move for {game.decider_name}: {because}", rule
+    return f"{text!r} is not a legal move for {game.decider_name} in phase {game.phase}", False
 
 
 def _legal_list(game) -> str:

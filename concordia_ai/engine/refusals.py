@@ -8,6 +8,7 @@ from collections import Counter
 from .. import core
 from . import costs
 from .position import STOREHOUSE, location_name
+from .words import DECKS, word_matches
 
 # the phases in which each verb is a step, and what that is, for "wrong moment" refusals
 STEP_OF = {"copy": (("diplomat",), "a Diplomat step"), "colonist": (("tribune",), "a Tribune step"),
@@ -74,7 +75,7 @@ def _lacking(have: dict, coins: int, need_coins: int, need: dict) -> str | None:
 def _play(game, me, words):
     label = " ".join(words[1:])
     held = [k for k, n in me["hand"].items() if n]
-    if not any(k.lower().startswith(label) or k.lower().split("/")[0].startswith(label) for k in held):
+    if not any(_names_card(label, k) for k in held):
         return f"{me['name']} holds no {label!r} (hand: {', '.join(held)})"
     return None
 
@@ -103,12 +104,28 @@ def _trade(game, pos, me, verb, n, good):
     return None
 
 
+def _legal_texts(game) -> list[str]:
+    return [game.text(m) for m in game.legal_moves()]
+
+
+def _names_card(typed: str, label: str) -> bool:
+    """The typed card ("merc/5", "arch", "consul/ii") names the card `label` ("Mercator/5")."""
+    return word_matches(typed, label.lower()) or word_matches(typed, label.lower().split("/")[0])
+
+
 def _card(game, pos, me, text):
     name = text.split(" paying ")[0].strip()
-    slots = [i for i, label in enumerate(pos["display"])
-             if label and (label.lower() == name or label.lower().split("/")[0] == name)]
+    shown = [x for x in pos["display"] if x]
+    slots = [i for i, label in enumerate(pos["display"]) if label and _names_card(name, label)]
     if not slots:
-        return f"{name!r} is not in the display ({', '.join(x for x in pos['display'] if x)})"
+        kind, _, deck = name.partition("/")
+        same = [x for x in shown if deck in DECKS and _names_card(kind, x)]
+        if same:      # the card is there, from another deck: say which, never buy it in its place
+            card = same[0].split("/")[0]
+            legal = [t for t in _legal_texts(game) if t.split(" paying ")[0] == f"buy {same[0]}"]
+            return (f"{card}/{deck.upper()} is not in the display; its {card} is {' and '.join(same)}"
+                    + (f" ({legal[0]})" if legal else ""))
+        return f"{name!r} is not in the display ({', '.join(shown)})"
     sc = pos["turn"]["scratch"]
     if pos["turn"]["phase"] == "senator" and sc["buys"] >= 2:
         return "a Senator buys two cards at most"

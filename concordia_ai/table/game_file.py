@@ -5,7 +5,8 @@ A game file is JSON:
     {"format": "concordia-game", "version": 1,
      "initial": <position the file starts from (Game.to_json()): the opening, or new --position's>,
      "moves": ["play Architect", "move land Roma > Novaria-Roma", ...],   # canonical notation
-     "current": <position after the moves, for readers>}
+     "current": <position after the moves, for readers>,
+     "redo": [["done"], ["play Prefect", "produce Italia"]]}   # only after an undo: what `redo` puts back
 
 The moves are the truth: loading replays them from "initial" and checks that the result equals
 "current" (a hand-edited or damaged file is reported, never silently trusted). Writes are atomic
@@ -15,6 +16,10 @@ write leaves the old file; a game file that is a symlink is written through to i
 A command that changes a game holds `locked(path)` from load to save, so two commands at the same
 moment never lose a move: the second waits for the first (at most LOCK_WAIT_SECONDS), then reads
 the file the first one wrote.
+
+"redo" is the stack of what `undo` took back, one list of moves per undo, the last one undone last in
+the list. `redo` applies the last list again; recording any new move empties the stack (it is then no
+longer the same game to go forward in). The field is left out when the stack is empty.
 """
 from __future__ import annotations
 
@@ -99,6 +104,7 @@ class GameFile:
     initial: dict
     moves: list[str] = field(default_factory=list)
     game: Game | None = None
+    redo: list[list[str]] = field(default_factory=list)    # what undo took back, one list per undo
 
     @classmethod
     def create(cls, path: str, game: Game) -> "GameFile":
@@ -150,6 +156,7 @@ class GameFile:
             self.moves = self.moves[:start]
         self.game = g
         self.moves.extend(s.text for s in steps)
+        self.redo = []          # a new move: what was undone is no longer ahead of this game
         return steps
 
     def _turn_start(self) -> int:
@@ -173,12 +180,31 @@ class GameFile:
         keep, dropped = self.moves[:-steps], self.moves[-steps:]
         self.game = self.replay(keep)
         self.moves = keep
+        self.redo.append(dropped)
         return dropped
+
+    def redo_last(self) -> list[step_order.Step]:
+        """Apply again the moves of the last undo (the top of the redo stack); returns the steps applied."""
+        if not self.redo:
+            raise GameFileError(f"nothing to redo in {self.path}: redo follows undo, until a new move is played")
+        texts = self.redo[-1]
+        try:
+            g, steps = step_order.place(self.game, texts, finish=False, _direct=False)
+        except step_order.EntryError as e:
+            raise GameFileError(f"{self.path}: $.redo[{len(self.redo) - 1}] cannot be applied again: "
+                                f"{e.text!r}: {e.reason}") from None
+        self.game = g
+        self.moves.extend(s.text for s in steps)
+        self.redo.pop()
+        return steps
 
     # ------------------------------------------------------------ disk
     def to_json(self) -> dict:
-        return {"format": FORMAT, "version": VERSION, "initial": self.initial, "moves": list(self.moves),
-                "current": self.game.to_json()}
+        out = {"format": FORMAT, "version": VERSION, "initial": self.initial, "moves": list(self.moves),
+               "current": self.game.to_json()}
+        if self.redo:
+            out["redo"] = [list(group) for group in self.redo]
+        return out
 
     def save(self, overwrite: bool = True) -> None:
         """Write atomically (see atomicio.write_atomic); refuse to replace an existing file unless overwrite.
@@ -227,7 +253,12 @@ class GameFile:
         for i, m in enumerate(moves):
             if not isinstance(m, str) or not m.strip():
                 raise GameFileError(f"{path}: $.moves[{i}] must be a move in notation such as 'play Architect', got {m!r}")
-        gf = cls(path, initial, list(moves))
+        redo = data.get("redo", [])
+        if not isinstance(redo, list) or not all(isinstance(g, list) and g and all(
+                isinstance(m, str) and m.strip() for m in g) for g in redo):
+            raise GameFileError(f"{path}: $.redo must be a list of non-empty lists of moves in notation "
+                                f"(what undo took back){'' if isinstance(redo, list) else ', got ' + _kind(redo)}")
+        gf = cls(path, initial, list(moves), redo=[list(g) for g in redo])
         gf.game = gf.replay(gf.moves)
         current = data.get("current")
         if current is not None:

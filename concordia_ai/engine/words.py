@@ -1,0 +1,16 @@
+"""How a typed word names a word of the notation: a prefix, part by part for route and card names."""
+from __future__ import annotations
+
+import re
+
+DECKS = ("i", "ii", "iii", "iv", "v")      # deck numerals: typed in full ("consul/i" is not Consul/II)
+
+
+def word_matches(typed: str, full: str) -> bool:
+    """A prefix of the word; a word with parts ("nov-roma", "merc/5") is a prefix of each part of a route
+    or card name ("novaria-roma", "mercator/5"), its deck numeral in full or not at all ("consul/") (both
+    lower case)."""
+    if "-" not in typed and "/" not in typed:
+        return full.startswith(typed)
+    tp, fp = re.split(r"([-/])", typed), re.split(r"([-/])", full)
+    return len(tp) == len(fp) and all(t in (f, "") if f in DECKS or f in "-/" else f.startswith(t) for t, f in zip(tp, fp))
