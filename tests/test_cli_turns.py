@@ -324,7 +324,7 @@ def test_analyze_answers_the_same_whole_turns(tmp_path):
     assert answer["turns"] == hint["turns"] and len(answer["turns"]) == 4
     t = answer["turns"][0]
     assert set(t) == {"moves", "visits", "winrate", "winrateSe", "scoreLead", "vp", "utility", "lossWinrate",
-                      "lossVp", "order", "partial", "treeMoves", "after"}
+                      "lossVp", "order", "partial", "treeMoves", "after", "seatWinrates"}
     assert t["lossWinrate"] == 0 and t["lossVp"] == 0 and t["order"] == 0
     # the single moves lead with the first move of the turn the final choice picked
     assert answer["candidates"] and answer["candidates"][0]["move"] == t["moves"][0]

@@ -109,3 +109,46 @@ def test_the_hint_top_turn_played_and_reviewed_is_graded_best(tmp_path, mid_game
     rec = rv.review_turn(gf.initial, gf.moves, rt, SearchConfig(iterations=1600, seed=4, focus=0.25))
     assert rec["rank"] == 1 and rec["lossWin"] == 0.0 and rec["lossVp"] == 0.0 and rec["inList"]
     assert rec["best"] == hint["turns"][0]["moves"]
+
+
+# ---------------------------------------------------------------- coherent figures (issue 15, 4)
+
+def test_every_players_win_share_sums_to_one(mid_game):
+    r = search(mid_game, CFG)
+    for t in r.turns[:8]:
+        assert len(t.seats) == 3 and sum(t.seats) == pytest.approx(1.0, abs=1e-6)
+        assert t.win == pytest.approx(t.seats[mid_game.decider], abs=1e-9)
+    for c in r.candidates:
+        assert sum(c.seats) == pytest.approx(1.0, abs=1e-6) and c.win == pytest.approx(c.seats[mid_game.decider])
+
+
+def test_seat_line_adds_up_to_100():
+    from concordia_ai.cli.search import seat_line
+    assert seat_line(["Ann", "Bob", "Cid"], [1 / 3, 1 / 3, 1 / 3]) == "Ann 33.4 · Bob 33.3 · Cid 33.3"
+    assert seat_line(["Ann", "Bob"], [0.12345, 0.87655]) == "Ann 12.3 · Bob 87.7"
+
+
+def test_hint_shows_every_players_win_on_one_line(tmp_path, mid_game):
+    f = tmp_path / "g.json"
+    GameFile.create(str(f), mid_game.clone()).save()
+    out = run("hint", f, "--iterations", 1200, "-q").stdout.splitlines()
+    line = next(x for x in out if x.startswith("Win % after it, every player: "))
+    shares = [float(part.split()[-1]) for part in line.split(": ", 1)[1].split(" · ")]
+    assert len(shares) == 3 and round(sum(shares), 1) == 100.0
+    data = json.loads(run("hint", f, "--iterations", 1200, "-q", "--json").stdout)
+    assert sum(data["turns"][0]["seatWinrates"]) == pytest.approx(1.0, abs=2e-4)
+
+
+def test_settled_positions_rank_by_vp_and_are_not_unstable():
+    from concordia_ai.ai.search import TurnCandidate, rank_turns, settled
+    from concordia_ai.ai.turns import hint_warnings
+
+    def mk(name, win, vp, visits=500):
+        return TurnCandidate([1], [name], visits, 0.1, win, vp, vp - 90, 0.004)
+    turns = [mk("a", 0.0, 80.0), mk("b", 0.009, 78.0), mk("c", 0.001, 85.0), mk("d", 0.2, 99.0, visits=20)]
+    assert settled(turns)                        # d has under a tenth of the most visits
+    assert [t.texts[0] for t in rank_turns(turns)] == ["c", "a", "b", "d"]     # by VP; the thin one last
+    w = hint_warnings(rank_turns(turns))
+    assert w[0] == "Settled: by this search the player cannot win (win % 0.1); the turns are ranked by expected VP instead."
+    assert not any(x.startswith("Unstable") for x in w)
+    assert not settled([mk("a", 0.0, 80.0), mk("b", 0.05, 78.0)])

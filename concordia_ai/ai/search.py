@@ -140,6 +140,7 @@ class Candidate:
     win_se: float = 0.0      # standard error of `win` (from the spread of the values backed up)
     vp_se: float = 0.0       # standard error of `vp`
     win_raw: float | None = None   # the search's own mean before the calibration map (eval=net), else None
+    seats: list[float] = field(default_factory=list)   # every seat's win share through this move (sums to 1)
 
 
 @dataclass
@@ -166,6 +167,8 @@ class TurnCandidate:
     tops: int = 0            # in how many of the merged searches this was the top turn
     focus: int = 0           # the final choice's round this turn reached (summed over merged searches; 0: not in it)
     named: bool = False      # a turn the caller named (search(named=...)): searched beside the search's own
+    seats: list[float] = field(default_factory=list)   # every seat's win share after the turn (sums to 1;
+                                                      # `win` is the deciding seat's share)
 
     @property
     def lcb(self) -> float:
@@ -278,14 +281,21 @@ def _merge(game, raws: list[dict], config: SearchConfig) -> SearchResult:
             m["visits"] += v
             if v > m["pv_v"]:
                 m["pv"], m["pv_v"] = ch["pv"], v
+    seat_sums: dict[int, list[float]] = {}
+    for raw in raws:
+        for ch in raw["children"]:
+            sums = seat_sums.setdefault(ch["action"], [0.0] * game.n_players)
+            for k, s in enumerate(ch.get("seats", ())):
+                sums[k] += s * ch["visits"]
     candidates = []
     for action, m in merged.items():
         v = max(1, m["visits"])
         win, vp = m["win"] / v, m["vp"] / v
-        shown, se = _probability(config, game, win, standard_error(m["win2"] / v, win, v))
+        shown, se, seats = shown_win(config, game, win, standard_error(m["win2"] / v, win, v),
+                                     [s / v for s in seat_sums[action]])
         candidates.append(Candidate(action, game.text(action), m["visits"], m["mean"] / v, shown, vp,
                                     m["margin"] / v, pv_texts(game, m["pv"]), se,
-                                    standard_error(m["vp2"] / v, vp, v), win))
+                                    standard_error(m["vp2"] / v, vp, v), win, seats))
     if config.final == "mean":
         candidates.sort(key=lambda c: (c.mean, c.visits), reverse=True)
     else:
@@ -301,10 +311,29 @@ def _merge(game, raws: list[dict], config: SearchConfig) -> SearchResult:
 
 
 def _turn_from_raw(game, raw: dict, config: SearchConfig) -> TurnCandidate:
-    win, _ = _probability(config, game, raw["win"], 0.0)
+    win, _, seats = shown_win(config, game, raw["win"], 0.0, raw.get("seats", []))
     return TurnCandidate(list(raw["actions"]), [], raw["visits"], raw["mean"], win, raw["vp"],
                          raw["margin"], win_se(win, raw["visits"]), raw["partial"], raw["tree_len"],
-                         list(raw["after"]), focus=raw.get("focus", 0), named=raw.get("named", -1) >= 0)
+                         list(raw["after"]), focus=raw.get("focus", 0), named=raw.get("named", -1) >= 0,
+                         seats=seats)
+
+
+def shown_win(config: SearchConfig, game, raw_win: float, se: float, raw_seats: list[float]):
+    """The win % shown for the deciding seat, its standard error, and every seat's share (summing to 1).
+
+    The search backs up every seat's win value (they sum to 1); each goes through the calibration map
+    (_probability) and the shares are normalised again, so the figures a player reads add up to 100 %
+    and the deciding seat's figure is its share. Without a map (the hand formula) they are the raw means."""
+    shown, se = _probability(config, game, raw_win, se)
+    if len(raw_seats) != game.n_players or sum(raw_seats) <= 0:
+        return shown, se, []
+    if effective_eval(config.eval, game.n_players) != "net":
+        return shown, se, list(raw_seats)      # no map: the raw shares, which sum to 1 as backed up
+    cal = [_probability(config, game, s, 0.0)[0] for s in raw_seats]
+    total = sum(cal)
+    seats = [c / total for c in cal]
+    share = seats[game.decider]
+    return share, (se * share / shown if shown > 0 else se), seats
 
 
 def _probability(config: SearchConfig, game, raw_win: float, se: float) -> tuple[float, float]:
@@ -335,7 +364,8 @@ def rank_turns(turns: list[TurnCandidate]) -> list[TurnCandidate]:
     rank first by luck, and among well explored turns the higher win wins. When the winner is settled
     (settled()), expected VP replaces the win estimate: 0.0 against 0.1 % is noise, VP is not."""
     if settled(turns):
-        return sorted(turns, key=lambda t: (t.focus, t.vp, t.visits), reverse=True)
+        most = max(t.visits for t in turns)     # a thin turn cannot lead by a lucky VP figure
+        return sorted(turns, key=lambda t: (t.focus, t.visits * 10 >= most, t.vp, t.visits), reverse=True)
     return sorted(turns, key=lambda t: (t.focus, t.lcb, t.visits), reverse=True)
 
 
@@ -381,7 +411,8 @@ def merge_turns(game, lists: list[list[TurnCandidate]]) -> list[TurnCandidate]:
         merged = TurnCandidate(list(lead.moves), lead.texts or turn_texts(game, lead.moves), n, avg["mean"],
                                avg["win"], avg["vp"], avg["margin"], merged_win_se(avg["win"], per_search), not full,
                                lead.tree_moves, list(lead.after), top_keys.count(key),
-                               sum(t.focus for t in group), any(t.named for t in group))
+                               sum(t.focus for t in group), any(t.named for t in group),
+                               _pooled_seats(group))
         merged._end_key = key
         out.append(merged)
     return rank_turns(out)
@@ -409,6 +440,14 @@ def _cached_key(game, t: TurnCandidate):
     if key is None:
         key = t._end_key = turn_end_key(game, t.moves)
     return key
+
+
+def _pooled_seats(group: list[TurnCandidate]) -> list[float]:
+    with_seats = [t for t in group if t.seats]
+    n = sum(t.visits for t in with_seats)
+    if not with_seats or n <= 0:
+        return []
+    return [sum(t.seats[k] * t.visits for t in with_seats) / n for k in range(len(with_seats[0].seats))]
 
 
 def _pooled_lcb(group: list[TurnCandidate]) -> float:

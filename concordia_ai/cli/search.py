@@ -184,6 +184,8 @@ def _turn_hint(game_file, game, result, config, described, top, judgement, as_js
         for line in render.turn_table(turns):
             click.echo(line)
         click.echo(f"The top turn changes: {render.effect_line(effect)}")
+        if result.turns[0].seats:
+            click.echo("Win % after it, every player: " + seat_line(game.names, result.turns[0].seats))
         segments = line_after(game, result.turns[0])
         if segments:
             click.echo("Then, the most visited line:")
@@ -196,6 +198,13 @@ def _turn_hint(game_file, game, result, config, described, top, judgement, as_js
                                f"time per process: the cores were busy with other work."]
     for w in warnings:
         click.echo(f"note: {w}")
+
+
+def seat_line(names: list[str], seats: list[float]) -> str:
+    """Every player's win share on one line, rounded so that the figures shown add up to 100.0."""
+    tenths = [round(1000 * s) for s in seats]
+    tenths[max(range(len(seats)), key=lambda k: seats[k])] += 1000 - sum(tenths)   # rounding goes to the leader
+    return " · ".join(f"{n} {t / 10:.1f}" for n, t in zip(names, tenths))
 
 
 def _judgement_dict(j) -> dict:

@@ -135,7 +135,8 @@ def turn_dicts(game: Game, result: SearchResult, lines: int | None) -> list[dict
     return [dict(moves=t.texts, visits=t.visits, winrate=round(t.win, 4), winrateSe=round(t.win_se, 4),
                  scoreLead=round(t.margin, 3), vp=round(t.vp, 3), utility=round(t.mean, 4),
                  lossWinrate=round(best.win - t.win, 4), lossVp=round(best.vp - t.vp, 3), order=i,
-                 partial=t.partial, treeMoves=t.tree_moves, after=line_after(game, t))
+                 partial=t.partial, treeMoves=t.tree_moves, after=line_after(game, t),
+                 seatWinrates=[round(s, 4) for s in t.seats])
             for i, t in enumerate(turns)]
 
 
