@@ -178,9 +178,9 @@ def _read_file_query(q: dict, root: str | None) -> Game:
     path = q["file"]
     if not isinstance(path, str) or not path:
         raise QueryError("file must be a path to a game file (concordia new) or a position file", "file")
-    try:
-        full = safe_read.confined(path, root)
-        data = safe_read.read_json(full)
+    try:   # with --root: opened once, beneath the root, and read from that descriptor (no second open)
+        raw = safe_read.read_bytes(path) if root is None else safe_read.read_beneath(path, root)
+        data = safe_read.parse_json(safe_read.decode(raw, path), path)
     except safe_read.UserFileError as e:
         raise QueryError(str(e), "file") from None
     if not isinstance(data, dict) or data.get("format") not in FORMATS:
@@ -188,7 +188,7 @@ def _read_file_query(q: dict, root: str | None) -> Game:
                          f"{' or '.join(repr(f) for f in FORMATS)})", "file")
     try:
         if data["format"] == "concordia-game":
-            return GameFile.load(full).game
+            return GameFile.from_data(path, data).game
         return Game.from_json(data)
     except GameFileError as e:
         raise QueryError(str(e), "file") from None
