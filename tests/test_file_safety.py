@@ -364,3 +364,15 @@ def test_analyze_searches_in_threads_without_worker_processes_and_dies_with_kill
         proc.stdin.close()
     assert rc == -signal.SIGKILL
     assert not _alive(proc.pid)
+
+
+def test_position_template_out_replaces_a_planted_link_and_never_writes_through_it(tmp_path):
+    victim = tmp_path / "victim"
+    victim.write_text("precious")
+    out = tmp_path / "t.json"
+    out.symlink_to(victim)
+    r = run("position", "template", "--map", "italia", "--players", 2, "--out", out, code=2)
+    assert r.stderr == f"error: --out: {out} already exists; choose another name or pass --force to replace it\n"
+    run("position", "template", "--map", "italia", "--players", 2, "--out", out, "--force")
+    assert victim.read_text() == "precious"
+    assert not out.is_symlink() and json.loads(out.read_text())["format"] == "concordia-position"
