@@ -146,9 +146,16 @@ def read_json(path: str, max_bytes: int = limits.FILE_BYTES, max_depth: int = li
     return parse_json(read_text(path, max_bytes), path, max_depth)
 
 
-def read_toml(path: str, max_bytes: int = limits.FILE_BYTES) -> dict:
+_TOML_STRING = re.compile(r'"""[\s\S]*?"""|\'\'\'[\s\S]*?\'\'\'|"(?:[^"\\\n]|\\.)*"|\'[^\'\n]*\'|#[^\n]*')
+
+
+def read_toml(path: str, max_bytes: int = limits.FILE_BYTES, max_depth: int = limits.JSON_DEPTH) -> dict:
     text = read_text(path, max_bytes)
-    try:    # tomllib is pure Python: a deep nesting ends in a RecursionError, caught here
+    # tomllib is pure Python and recursive: a list nested 5,000 deep would overflow its stack
+    depth = json_depth(_TOML_STRING.sub("0", text)) if "[" in text or "{" in text else 0
+    if depth > max_depth:
+        raise UserFileError(f"{path} nests lists or tables {depth:,} deep; at most {max_depth} is allowed")
+    try:    # defence in depth: a RecursionError is caught here too
         return tomllib.loads(text)
     except tomllib.TOMLDecodeError as e:
         raise UserFileError(f"{path} is not valid TOML ({e})") from None
