@@ -40,13 +40,16 @@ class Bound:
     def valid(self) -> str:
         return f"{'an integer' if self.integer else 'a number'} in {_fmt(self.low)}..{_fmt(self.high)}"
 
-    def check(self, value, field: str | None = None):
+    def check(self, value, field: str | None = None, strings: bool = True):
         """`value` as an int (or float) inside the bound; LimitError naming `field` otherwise.
 
         Accepts ints, floats with an integral value for integer bounds, and strings of either (for
-        spec strings); refuses booleans, NaN, infinity and anything else."""
+        spec strings; strings=False refuses them, for JSON, where "100" is not a number); refuses
+        booleans, NaN, infinity and anything else."""
         label = f"{field}: " if field else ""
         text = shown(value)
+        if isinstance(value, str) and not strings:
+            raise LimitError(f"{label}{text} is a string, not a number; give {self.valid}", field)
         number = _number(value)
         if number is None:
             raise LimitError(f"{label}{text} is not a number; give {self.valid}", field)
@@ -113,6 +116,7 @@ RESEARCH_GAMES = Bound("research games", 1, 100_000)             # a run's tasks
 REVIEW_JOBS = Bound("turns searched at once", 1, 1024)
 ELO = Bound("Elo differences", -2000, 2000, integer=False)
 UNDO_STEPS = Bound("moves to undo", 1, 1_000_000)
+NAME_CHARS = 40                        # a player's name: printed in a column of every table
 TURN_NUMBER = Bound("turn numbers", 1, 100_000)                  # `play --turn N`: turn N as `show` numbers it
 
 # reading user files (see userfiles.py)

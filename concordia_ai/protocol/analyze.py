@@ -229,8 +229,8 @@ def _game_from_query(q: dict, root: str | None = None) -> Game:
 
 
 def _bounded(q: dict, key: str, bound: limits.Bound):
-    try:
-        return bound.check(q[key], key)
+    try:     # a query is JSON: a number is a JSON number, never the string "100"
+        return bound.check(q[key], key, strings=False)
     except limits.LimitError as e:
         raise QueryError(str(e), key) from None
 
