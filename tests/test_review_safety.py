@@ -152,10 +152,11 @@ def test_two_reviews_of_one_game_at_once_grade_each_turn_once(game):
     gf = GameFile.load(str(game))
     out = str(log_of(game))
     config = SearchConfig(iterations=40, seed=0)
-    second_done = threading.Event()
+    searching, second_done = threading.Event(), threading.Event()
     outcome = {}
 
     def slow_search(g, cfg):            # the first review holds the log until the second has tried
+        searching.set()
         second_done.wait(60)
         return search(g, cfg)
 
@@ -163,8 +164,7 @@ def test_two_reviews_of_one_game_at_once_grade_each_turn_once(game):
         outcome["first"] = rv.review_game(gf.initial, gf.moves, config, out, search_fn=slow_search)
     t = threading.Thread(target=first)
     t.start()
-    while not os.path.exists(out):
-        pass
+    assert searching.wait(60), "the first review never started searching"      # so it holds the lock
     try:
         with pytest.raises(rv.ReviewError) as e:
             rv.review_game(gf.initial, gf.moves, config, out)
