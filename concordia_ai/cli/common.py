@@ -16,6 +16,7 @@ from ..engine.game import Game
 from ..table.game_file import FORMAT as GAME_FORMAT
 from ..table.game_file import GameFile
 from ..engine.position import FORMAT as POSITION_FORMAT
+from ..engine.player_names import name_problem
 from ..engine.position import PositionError
 from ..engine.notation import NotationError, resolve
 from .app import UserError
@@ -182,7 +183,10 @@ def _parse_names(names: str | None, players: int | None) -> tuple[list[str] | No
     if not 2 <= len(lst) <= core.MAX_PLAYERS:
         raise UserError(f"--names: {len(lst)} names; a game has 2 to {core.MAX_PLAYERS} players")
     if not all(lst):
-        raise UserError(f"--names: an empty name in {names!r}; give names like Ann,Bob,Cid")
+        raise UserError(f"--names: an empty name in {limits.shown(names)}; give names like Ann,Bob,Cid")
+    for name in lst:
+        if name_problem(name):
+            raise UserError(f"--names: {limits.shown(name)} {name_problem(name)}")
     dup = [n for n, c in Counter(x.lower() for x in lst).items() if c > 1]
     if dup:
         raise UserError(f"--names: {dup[0]!r} is used twice; names must be distinct")

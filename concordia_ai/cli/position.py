@@ -9,6 +9,7 @@ import click
 from .. import core
 from ..table import position_template, render
 from ..engine.game import Game
+from ..io.atomic_write import write_atomic
 from .app import UserError, main
 from .common import _board_name, _parse_names, _read_json
 
@@ -56,11 +57,10 @@ def template(board, players, names, out, force):
         return
     if os.path.isdir(out):
         raise UserError(f"--out: {out} is a folder; give a file name such as {os.path.join(out, 'table.json')}")
-    try:
-        with open(out, "w" if force else "x", encoding="utf-8") as f:
-            f.write(text)
-    except FileExistsError:
-        raise UserError(f"--out: {out} already exists; choose another name or pass --force to replace it") from None
+    if not force and os.path.lexists(out):
+        raise UserError(f"--out: {out} already exists; choose another name or pass --force to replace it")
+    try:     # a new file renamed into place: a link planted at --out is replaced, never written through
+        write_atomic(out, text)
     except OSError as e:
         raise UserError(f"--out: cannot write {out}: {e.strerror or e}") from None
     click.echo(f"wrote {out}: {board.title()}, {players} players; fill in every \"?\", edit the rest to match the "

@@ -13,12 +13,15 @@ from __future__ import annotations
 
 from typing import Any
 
-from . import vocabulary
+from . import limits, vocabulary, words
 from .. import core
 from .content import BOARD_NAMES
 from .errors import GameError
+from .player_names import name_problem
 
 FORMAT = "concordia-position"
+FIELDS = ("format", "version", "board", "options", "players", "cities", "provinces", "display", "unseen",
+          "stack_order", "chance", "praefectus_magnus", "turn", "end", "intermediate_paid", "rng", "nile_marker")
 VERSION = 1
 STOREHOUSE = "storehouse"
 SIDES = ("goods", "coins")
@@ -206,6 +209,11 @@ def load(data: Any, strict: bool = False, problems: list | None = None) -> tuple
     version = _get(data, "version", "$", int)
     if version != VERSION:
         raise PositionError("$.version", f"{version} is not supported (this program reads version {VERSION})")
+    for key in data:      # a misspelt field would otherwise be ignored in silence
+        if key not in FIELDS:
+            path = f"$.{key}" if isinstance(key, str) and key.isidentifier() and len(key) <= 40 else "$"
+            raise PositionError(path, f"unknown field {limits.shown(key)};{words.did_you_mean(key, FIELDS)} "
+                                      f"valid: {', '.join(FIELDS)}")
     board_id = _choice(_get(data, "board", "$", str), list(BOARD_NAMES), "$.board", "board")
     board = vocabulary.board_by_id(board_id)
     opts = _get(data, "options", "$", dict, optional=True, default={})
@@ -223,6 +231,8 @@ def load(data: Any, strict: bool = False, problems: list | None = None) -> tuple
         if name != name.strip():
             raise PositionError(f"$.players[{i}].name",
                                 f"{name!r} has spaces at an end; write it as {name.strip()!r}")
+        if name_problem(name):
+            raise PositionError(f"$.players[{i}].name", f"{limits.shown(name)} {name_problem(name)}")
         if not name.strip() or name.lower() in [x.lower() for x in names] or name.lower() in ("chance", "nobody"):
             raise PositionError(f"$.players[{i}].name", f"{name!r} is empty, reserved or used twice (names ignore case)")
         names.append(name)

@@ -179,9 +179,9 @@ def _read_file_query(q: dict, root: str | None) -> Game:
     path = q["file"]
     if not isinstance(path, str) or not path:
         raise QueryError("file must be a path to a game file (concordia new) or a position file", "file")
-    try:
-        full = safe_read.confined(path, root)
-        data = safe_read.read_json(full)
+    try:   # with --root: opened once, beneath the root, and read from that descriptor (no second open)
+        raw = safe_read.read_bytes(path) if root is None else safe_read.read_beneath(path, root)
+        data = safe_read.parse_json(safe_read.decode(raw, path), path)
     except safe_read.UserFileError as e:
         raise QueryError(str(e), "file") from None
     if not isinstance(data, dict) or data.get("format") not in FORMATS:
@@ -189,7 +189,7 @@ def _read_file_query(q: dict, root: str | None) -> Game:
                          f"{' or '.join(repr(f) for f in FORMATS)})", "file")
     try:
         if data["format"] == "concordia-game":
-            return GameFile.load(full).game
+            return GameFile.from_data(path, data).game
         return Game.from_json(data)
     except GameFileError as e:
         raise QueryError(str(e), "file") from None
@@ -230,8 +230,8 @@ def _game_from_query(q: dict, root: str | None = None) -> Game:
 
 
 def _bounded(q: dict, key: str, bound: limits.Bound):
-    try:
-        return bound.check(q[key], key)
+    try:     # a query is JSON: a number is a JSON number, never the string "100"
+        return bound.check(q[key], key, strings=False)
     except limits.LimitError as e:
         raise QueryError(str(e), key) from None
 

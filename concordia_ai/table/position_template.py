@@ -40,45 +40,55 @@ def template(board: str, players: int, names: list[str] | None = None) -> dict:
 
 def problems(data: Any) -> list[PositionError]:
     """Every placeholder left in `data`; if none, every problem of the strict check."""
-    left = list(_placeholders(data, "$"))
+    if not isinstance(data, dict):        # "?" as the whole file, or a list: no position to fill in
+        return position.check(data)
+    left = list(_placeholders(data, ()))
     if left:
-        return [PositionError(path, _what_to_fill(data, path)) for path in left]
+        return [PositionError(_path(parts), _what_to_fill(data, parts)) for parts in left]
     return position.check(data)
 
 
-def _placeholders(value, path: str):
+def _placeholders(value, parts: tuple):
+    """The key path (keys and list indices) of every "?" in `value`."""
     if isinstance(value, dict):
         for k, v in value.items():
-            yield from _placeholders(v, f"{path}.{k}")
+            yield from _placeholders(v, parts + (k,))
     elif isinstance(value, list):
         for i, v in enumerate(value):
-            yield from _placeholders(v, f"{path}[{i}]")
+            yield from _placeholders(v, parts + (i,))
     elif value == PLACEHOLDER:
-        yield path
+        yield parts
 
 
-def _what_to_fill(data: dict, path: str) -> str:
+def _path(parts: tuple) -> str:
+    return "$" + "".join(f"[{p}]" if isinstance(p, int) else f".{p}" for p in parts)
+
+
+def _what_to_fill(data: dict, parts: tuple) -> str:
+    """What the "?" at `parts` stands for. Read from the key path, never parsed back from its text: a "?"
+    may sit anywhere (in a list where an object belongs, under a key such as "display[x]")."""
     goods = vocabulary.rules().goods
-    key = str(data.get("board", "")).strip().lower()
-    board = vocabulary.board(key) if key in BOARD_NAMES else None
-    if path.startswith("$.cities.") and board is not None and path[9:] in board.cities:
-        c = board.cities.index(path[9:])
-        return (f"to fill in: the good of {path[9:]} ({vocabulary.LETTERS[board.city_letter[c]]}, "
+    key = data.get("board")
+    board = vocabulary.board(key.strip().lower()) if isinstance(key, str) and key.strip().lower() in BOARD_NAMES \
+        else None
+    cities = data.get("cities") if isinstance(data.get("cities"), dict) else {}
+    named = len(parts) > 1 and isinstance(parts[1], str)
+    if len(parts) == 2 and parts[0] == "cities" and named and board is not None and parts[1] in board.cities:
+        c = board.cities.index(parts[1])
+        return (f"to fill in: the good of {parts[1]} ({vocabulary.LETTERS[board.city_letter[c]]}, "
                 f"{board.provinces[board.city_province[c]]}): {', '.join(goods)}")
-    if path.startswith("$.provinces.") and path.endswith(".marker"):
-        prov = path[len("$.provinces."):-len(".marker")]
+    if len(parts) == 3 and parts[0] == "provinces" and named and parts[2] == "marker":
+        prov = parts[1]
         hint = ""
         if board is not None and prov in board.provinces:
             v = board.provinces.index(prov)
-            city_goods = [data.get("cities", {}).get(board.cities[c]) for c, cp in enumerate(board.city_province)
-                          if cp == v]
+            city_goods = [cities.get(board.cities[c]) for c, cp in enumerate(board.city_province) if cp == v]
             if city_goods and all(g in goods for g in city_goods):
                 hint = f": {max(city_goods, key=goods.index)} from its cities' goods"
         return f"to fill in: the good on the bonus marker of {prov} (its most valuable city good){hint}"
-    if path.startswith("$.display["):
-        i = int(path[len("$.display["):-1])
-        return f"to fill in: the card at position {i + 1} of the display (e.g. Architect/I), or null if empty"
-    if path == "$.unseen":
+    if len(parts) == 2 and parts[0] == "display" and isinstance(parts[1], int):
+        return f"to fill in: the card at position {parts[1] + 1} of the display (e.g. Architect/I), or null if empty"
+    if parts == ("unseen",):
         derived = derive_unseen(data)
         if derived is None:
             return ('to fill in: the cards still in the stack per deck, e.g. {"II": ["Architect", "Consul"]} '
@@ -97,7 +107,7 @@ def derive_unseen(data: dict) -> dict[str, list[str]] | None:
     trial["stack_order"] = None
     try:
         pos = Game.from_json(trial).to_json()
-    except (PositionError, ValueError):
+    except (PositionError, ValueError, TypeError, KeyError, AttributeError):    # only a hint: never a crash
         return None
     R = vocabulary.rules()
     n = len(pos["players"])
