@@ -1,0 +1,66 @@
+"""The fixes from a full game tracked at the table (issue 16, part 1, items 3 and 6-10), each on the command
+line with the exact message."""
+import json
+
+from concordia_ai.engine.game import Game
+from concordia_ai.table.game_file import GameFile
+from cli_helpers import run
+
+
+def game_file(tmp_path, edit=None, board="imperium", names=("Ann", "Bob", "Cid"), seed=5):
+    """A game file from the opening position of `board` (seed 5), changed by `edit(position)`."""
+    pos = Game.new(board, len(names), seed=seed, names=list(names)).to_json()
+    if edit:
+        edit(pos)
+    f = tmp_path / "g.json"
+    GameFile.create(str(f), Game.from_json(pos)).save()
+    return f
+
+
+def refused(f, *moves):
+    return run("play", f, *moves, code=2).stderr
+
+
+def goods(**given):
+    return {g: given.get(g, 0) for g in ("brick", "food", "tool", "wine", "cloth")}
+
+
+# ---------------------------------------------------------------- 6. reasons
+def test_produce_in_a_province_on_its_coin_side_says_so(tmp_path):
+    def coin_side(pos):
+        pos["provinces"]["Corsica"]["side"] = "coins"
+    f = game_file(tmp_path, coin_side, board="italia")
+    assert refused(f, "play prefect", "produce cors") == (
+        "error: move 2 of 2 'produce cors' rejected: 'produce cors' is not a legal move for Ann: the bonus marker "
+        "of Corsica is on its coin side (produced there since the last cash): produce in a province whose marker "
+        "shows its good, or cash (which turns every marker back) (11 legal moves now)\n")
+
+
+def test_a_reveal_made_by_itself_is_not_entered_again(tmp_path):
+    def real_table(pos):
+        pos["chance"], pos["stack_order"] = "external", None
+    f = game_file(tmp_path, real_table)
+    r = run("play", f, "play Senator", "buy Diplomat/I", "done")
+    assert r.stdout.splitlines()[3] == "revealed: Mercator/I (the only card left in deck I), turned up in Ann's turn 1, round 1"
+    assert refused(f, "reveal merc/i") == (
+        "error: move 'reveal merc/i' rejected: 'reveal merc/i' is not a legal move for Bob: Mercator/I was revealed "
+        "by itself (the only card left in deck I) and is in the display already; nothing to enter; legal now: "
+        "play Tribune, play Architect, play Prefect, play Mercator/3, play Diplomat, play Senator\n")
+
+
+def test_paying_is_not_needed_when_one_good_can_pay(tmp_path):
+    def wine_and_food(pos):
+        pos["players"][0]["goods"] = goods(food=1, wine=1)
+    f = game_file(tmp_path, wine_and_food)       # Prefect/I (wine) at display place 3, which adds any one good
+    r = run("play", f, "play senator", "buy prefect/i")
+    assert r.stdout.splitlines()[1] == "played: buy Prefect/I paying food (Ann, turn 1, round 1)"
+
+
+def test_the_paying_example_is_a_legal_one(tmp_path):
+    def no_food(pos):
+        pos["players"][0]["goods"] = goods(brick=1, wine=2)
+    f = game_file(tmp_path, no_food)
+    assert refused(f, "play senator", "buy prefect/i") == (
+        "error: move 2 of 2 'buy prefect/i' rejected: 'buy prefect/i' is not a legal move for Ann: Prefect/I's "
+        "place in the display adds any one good: say which, e.g. buy Prefect/I paying brick (it can be paid "
+        "with brick, wine); legal now: done, buy Prefect/I paying brick, buy Prefect/I paying wine\n")
