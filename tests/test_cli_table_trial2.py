@@ -64,3 +64,18 @@ def test_the_paying_example_is_a_legal_one(tmp_path):
         "error: move 2 of 2 'buy prefect/i' rejected: 'buy prefect/i' is not a legal move for Ann: Prefect/I's "
         "place in the display adds any one good: say which, e.g. buy Prefect/I paying brick (it can be paid "
         "with brick, wine); legal now: done, buy Prefect/I paying brick, buy Prefect/I paying wine\n")
+
+
+# ---------------------------------------------------------------- 7. refusals after reordering
+def test_a_refusal_after_reordering_names_the_coins_as_typed(tmp_path):
+    def marco(pos):
+        pos["players"][0]["coins"] = 11       # 14 with the Mercator's 3
+    f = game_file(tmp_path, marco, board="italia", names=("Marco", "Bob", "Cy"), seed=1)
+    # the canonical order buys food before tool: after it Marco would have 10, but he typed the tool first
+    assert refused(f, "play mercator", "buy 5 tool", "buy 1 food") == (
+        "error: move 2 of 3 'buy 5 tool' rejected: 'buy 5 tool' is not a legal move for Marco: 5 tool cost 25 "
+        "coins; Marco has 14 (17 legal moves now)\n")
+    # typed after the food, the food's price is gone
+    assert refused(f, "play mercator", "buy 1 food", "buy 5 tool") == (
+        "error: move 3 of 3 'buy 5 tool' rejected: 'buy 5 tool' is not a legal move for Marco: 5 tool cost 25 "
+        "coins; Marco has 10; legal now: done, buy 1 tool, buy 1 wine, buy 1 cloth\n")
