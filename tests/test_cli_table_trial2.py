@@ -79,3 +79,36 @@ def test_a_refusal_after_reordering_names_the_coins_as_typed(tmp_path):
     assert refused(f, "play mercator", "buy 1 food", "buy 5 tool") == (
         "error: move 3 of 3 'buy 5 tool' rejected: 'buy 5 tool' is not a legal move for Marco: 5 tool cost 25 "
         "coins; Marco has 10; legal now: done, buy 1 tool, buy 1 wine, buy 1 cloth\n")
+
+
+# ---------------------------------------------------------------- 8. @FILE lists
+DISPLAY = "Architect/I,Prefect/I,Mercator/I,Colonist/I,Diplomat/I,Mason/I,Farmer/I"
+
+
+def cities_file(tmp_path, rename=None):
+    """An @FILE of an Italia layout, one CITY=GOOD a line after a comment with commas."""
+    cities = Game.new("italia", 3, seed=5).to_json()["cities"]
+    lines = ["# Italia, seed 5: Venetia first, then Transpadana"]
+    lines += [f"{rename.get(c, c) if rename else c}={g},  # {c}, one token" for c, g in cities.items()]
+    f = tmp_path / "cities.txt"
+    f.write_text("\n".join(lines) + "\n")
+    return f
+
+
+def test_a_comment_in_a_list_file_may_hold_commas(tmp_path):
+    r = run("new", tmp_path / "g.json", "--map", "italia", "--names", "Ann,Bob,Cy", "--cities",
+            f"@{cities_file(tmp_path)}", "--display", DISPLAY)
+    assert r.stdout.startswith(f"created {tmp_path / 'g.json'}: Italia, 3 players")
+    assert json.loads((tmp_path / "g.json").read_text())["initial"]["cities"] == \
+        Game.new("italia", 3, seed=5).to_json()["cities"]
+
+
+def test_a_misspelt_city_in_a_list_file_is_quoted_with_its_line(tmp_path):
+    f = cities_file(tmp_path, {"Bauzanum": "Bauzanm"})
+    r = run("new", tmp_path / "g.json", "--map", "italia", "--names", "Ann,Bob,Cy", "--cities", f"@{f}",
+            "--display", DISPLAY, code=2)
+    assert r.stderr == f"error: --cities: 'Bauzanm' on {f} line 3 is no city of Italia; did you mean Bauzanum?\n"
+    assert not (tmp_path / "g.json").exists()
+    r = run("new", tmp_path / "g.json", "--map", "italia", "--names", "Ann,Bob,Cy", "--cities", "Bauzanm=food",
+            "--display", DISPLAY, code=2)
+    assert r.stderr == "error: --cities: 'Bauzanm' is no city of Italia; did you mean Bauzanum?\n"
