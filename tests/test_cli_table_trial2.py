@@ -112,3 +112,35 @@ def test_a_misspelt_city_in_a_list_file_is_quoted_with_its_line(tmp_path):
     r = run("new", tmp_path / "g.json", "--map", "italia", "--names", "Ann,Bob,Cy", "--cities", "Bauzanm=food",
             "--display", DISPLAY, code=2)
     assert r.stderr == "error: --cities: 'Bauzanm' is no city of Italia; did you mean Bauzanum?\n"
+
+
+# ---------------------------------------------------------------- 10. review: no best line that is the played turn
+def test_review_shows_no_best_line_that_is_the_played_turn(tmp_path):
+    from concordia_ai.ai.search import SearchConfig, search
+    from concordia_ai.ai.turns import recorded_turns
+    from concordia_ai.table import review as rv
+    g = Game.new("imperium", 3, seed=11, names=["Ann", "Bob", "Cid"])
+    config = SearchConfig(iterations=300, seed=0)
+    top = search(g, config).turns[0]
+    f = tmp_path / "g.json"
+    gf = GameFile.create(str(f), g)
+    gf.apply(top.texts)                   # Ann plays the search's top turn
+    gf.save()
+
+    def worded_otherwise(game, cfg):      # the same turn, in other words (the search's own wording)
+        result = search(game, cfg)
+        result.turns[0].texts = [t.upper() for t in result.turns[0].texts]
+        return result
+    rt = recorded_turns(g, gf.moves)[0]
+    rec = rv.review_turn(gf.initial, gf.moves, rt, config, search_fn=worded_otherwise)
+    assert (rec["rank"], rec["inList"], rec["best"], rec["played"]) == (1, True, top.texts, top.texts)
+
+    # a review log written before names the best in the search's words: the table still shows no best line
+    run("review", f, "--iterations", 300, "--jobs", 1, "-q")
+    log = tmp_path / "g.review.jsonl"
+    old = json.loads(log.read_text())
+    log.write_text(json.dumps(dict(old, best=[t.upper() for t in old["played"]])) + "\n")
+    lines = run("review", f, "--iterations", 300, "--jobs", 1, "-q").stdout.splitlines()
+    assert lines[0] == f"review of {f}: 1 turns (0 searched now, 1 read from {log}); budget: 300 iterations of " \
+                       "search per turn, 1 turn at once"
+    assert lines[2].endswith("  " + "; ".join(top.texts)) and not any("best:" in x for x in lines)
