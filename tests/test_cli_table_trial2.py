@@ -144,3 +144,53 @@ def test_review_shows_no_best_line_that_is_the_played_turn(tmp_path):
     assert lines[0] == f"review of {f}: 1 turns (0 searched now, 1 read from {log}); budget: 300 iterations of " \
                        "search per turn, 1 turn at once"
     assert lines[2].endswith("  " + "; ".join(top.texts)) and not any("best:" in x for x in lines)
+
+
+# ---------------------------------------------------------------- 3. play --suggested plays the hint just shown
+def test_play_suggested_plays_the_hint_just_shown(tmp_path):
+    f = game_file(tmp_path)
+    hint = json.loads(run("hint", f, "--iterations", 600, "--json", "-q").stdout)
+    cache = tmp_path / "g.hint.json"
+    kept = json.loads(cache.read_text())
+    assert kept["format"] == "concordia-hint-cache" and kept["key"]["config"]["iterations"] == 600
+    assert [t["texts"] for t in kept["turns"][:5]] == [t["moves"] for t in hint["turns"]]
+    # the hint's list is played, not a new search's: a list changed by hand shows which one was used
+    kept["turns"][0], kept["turns"][1] = kept["turns"][1], kept["turns"][0]
+    cache.write_text(json.dumps(kept))
+    second = kept["turns"][0]
+    r = run("play", f, "--suggested", "--iterations", 600, "-q")
+    assert r.stdout.splitlines()[0] == (
+        f"suggested turn 1 for Ann (win {100 * second['win']:.1f} ± {100 * second['winSe']:.1f} %, "
+        f"{second['visits']} visits; budget: 600 iterations in each of 1 search process; from the list of the hint "
+        "just shown (same position, budget and seed; no new search))")
+    assert json.loads(f.read_text())["moves"] == second["texts"]
+
+
+def test_play_suggested_searches_again_for_another_budget_seed_or_position(tmp_path):
+    f = game_file(tmp_path)
+    run("hint", f, "--iterations", 600, "-q")
+    for options in (["--iterations", 700], ["--iterations", 600, "--seed", 1], ["--iterations", 600, "--jobs", 2]):
+        g = tmp_path / "copy.json"
+        g.write_bytes(f.read_bytes())
+        (tmp_path / "copy.hint.json").write_bytes((tmp_path / "g.hint.json").read_bytes())
+        r = run("play", g, "--suggested", *options, "-q")
+        assert r.stdout.splitlines()[0].endswith("; from a new search)"), options
+    (tmp_path / "g.hint.json").write_text("{not json")         # a damaged cache is no hint: search again
+    r = run("play", f, "--suggested", "--iterations", 600, "-q")
+    assert r.stdout.splitlines()[0].endswith("; from a new search)")
+
+
+def test_hint_move_reports_the_time_of_both_searches(tmp_path):
+    f = game_file(tmp_path)
+    data = json.loads(run("hint", f, "--iterations", 600, "--json", "-q", "--top", 40).stdout)
+    listed = {tuple(t["moves"]) for t in data["turns"]}
+    odd = next(t for t in ["play Prefect; cash", "play Mercator/3; sell 1 wine; done", "play Senator; done"]
+               if tuple(t.split("; ")) not in listed)
+    out = run("hint", f, "--iterations", 600, "-q", "--move", odd).stdout.splitlines()
+    assert out[1].startswith("budget: 600 iterations in each of 1 search process; took ")
+    assert " s of wall time in all, with the intended turn's own search; " in out[1]
+    info = json.loads(run("hint", f, "--iterations", 600, "--json", "-q", "--move", odd).stdout)["rootInfo"]
+    assert info["ownSearches"] == 1
+    first = data["turns"][0]["moves"]
+    out = run("hint", f, "--iterations", 600, "-q", "--move", "; ".join(first)).stdout.splitlines()
+    assert " s of wall time; " in out[1]                         # a listed turn needs no search of its own

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import sys
+import time
 
 import click
 
@@ -90,7 +91,9 @@ def hint(game_file, seconds, iterations, jobs, top, step, intended, spec, seed, 
     cores, run at once (so about 3 s of wall time); --time S sets the CPU seconds per process,
     --iterations N an iteration budget (reproducible; one process unless --jobs).
     --step shows the old table of single sub-decisions; --move TURN judges the turn you intend.
-    GAME_FILE is only read. A progress bar runs on stderr.
+    GAME_FILE is only read; the ranked turns are kept beside it (GAME.hint.json) so that
+    `play --suggested` with the same budget and seed plays what was shown. The time shown with
+    --move includes the intended turn's own search. A progress bar runs on stderr.
 
     \b
     Examples:
@@ -108,7 +111,7 @@ def hint(game_file, seconds, iterations, jobs, top, step, intended, spec, seed, 
         raise UserError("--move judges a whole turn; it cannot be combined with --step")
     opts, described = search_budget(seconds, iterations, jobs, options)
     config = make_config(opts, seed)
-    game, _ = load_any(game_file)
+    game, gf = load_any(game_file)
     _check_decider(game, game_file)
     moves = None
     if intended is not None:
@@ -116,8 +119,33 @@ def hint(game_file, seconds, iterations, jobs, top, step, intended, spec, seed, 
     if step:
         return _step_hint(game_file, game, kind, config, top, as_json, quiet)
     result = run_search(game, config, f"{kind} for {game.names[game.decider]}", quiet)
-    judgement = judge_turn(game, moves, result, config) if moves is not None else None
+    judgement = None
+    if moves is not None:       # a second search when the turn is not among the candidates: timed too
+        t0 = time.perf_counter()
+        judgement = _Ticker(None, f"{kind}: the intended turn", quiet or not _needs_own_search(game, moves, result)) \
+            .run(lambda: judge_turn(game, moves, result, config))
+        result.wall_seconds += time.perf_counter() - t0
+    if gf is not None and kind == "ismcts" and result.turns:
+        _keep_hint(game_file, game, config, result.turns)
     _turn_hint(game_file, game, result, config, described, top, judgement, as_json)
+
+
+def _needs_own_search(game, moves, result) -> bool:
+    from ..ai.search import turn_end_key
+    key = turn_end_key(game, moves)
+    return len(moves) > 1 and all(turn_end_key(game, t.moves) != key for t in result.turns)
+
+
+def _keep_hint(game_file: str, game, config, turns) -> None:
+    """The ranked turns beside the game file, for `play --suggested` (a folder we cannot write only costs
+    that play a search of its own)."""
+    from dataclasses import asdict
+    from ..table import hint_cache
+    try:
+        hint_cache.save(game_file, game, asdict(config), turns)
+    except OSError as e:
+        click.echo(f"note: the hint is not kept for play --suggested ({hint_cache.path_for(game_file)}: "
+                   f"{e.strerror or e}); it will search again", err=True)
 
 
 def make_config(opts: dict, seed: int):
@@ -164,6 +192,7 @@ def _turn_hint(game_file, game, result, config, described, top, judgement, as_js
     wall = getattr(result, "wall_seconds", None)
     info = {"iterations": result.iterations, "nodes": result.nodes, "seconds": round(result.seconds, 4),
             "wallSeconds": None if wall is None else round(wall, 2), "searches": result.searches,
+            "ownSearches": judgement.extra_searches if judgement else 0,
             "budget": described}
     if as_json:
         _echo_json({"file": game_file, "player": game.names[game.decider], "seat": game.decider,
@@ -174,7 +203,8 @@ def _turn_hint(game_file, game, result, config, described, top, judgement, as_js
         return
     click.echo(f"{game.names[game.decider]} decides ({render.status_line(game).split(': ', 1)[0]}, "
                f"{game.phase}); whole turns, best first by win % less two standard errors")
-    click.echo(f"budget: {described}; took {info['wallSeconds']:.1f} s of wall time; {result.iterations} "
+    both = " in all, with the intended turn's own search" if judgement and judgement.extra_searches else ""
+    click.echo(f"budget: {described}; took {info['wallSeconds']:.1f} s of wall time{both}; {result.iterations} "
                f"iterations, {result.nodes} nodes")
     if turns:
         for line in render.turn_table(turns):

@@ -40,6 +40,15 @@ def _max_owned(R) -> int:
     return CARD_COUNT_LIMIT - max(copies.values())
 
 
+def key(state: core.CoreState) -> str:
+    """A short identity of a whole state (the same for equal states, also across processes): a hash of
+    the core's export in canonical JSON. (Stands in until the core provides a key of its own.)"""
+    import hashlib
+    import json
+    blob = json.dumps(state.export(), sort_keys=True, separators=(",", ":"))
+    return hashlib.blake2b(blob.encode(), digest_size=16).hexdigest()
+
+
 class PositionError(GameError):
     """A bad position: `path` is the JSON path of the first bad field."""
 
