@@ -217,7 +217,7 @@ def test_position_file_errors(tmp_path):
     data = Game.new("imperium", 3, seed=1).to_json()
     data["players"][1]["coins"] = -3
     pos.write_text(json.dumps(data))
-    refused("show", pos, key=f"{pos}: $.players[1].coins: cannot be negative (concordia position check", folder=tmp_path)
+    refused("show", pos, key=f"{pos}: $.players[1].coins: cannot be negative: -3 (concordia position check", folder=tmp_path)
     data["players"][1]["coins"] = 3
     pos.write_text(json.dumps(data))
     refused("play", pos, "play Architect",
