@@ -194,3 +194,44 @@ def test_hint_move_reports_the_time_of_both_searches(tmp_path):
     first = data["turns"][0]["moves"]
     out = run("hint", f, "--iterations", 600, "-q", "--move", "; ".join(first)).stdout.splitlines()
     assert " s of wall time; " in out[1]                         # a listed turn needs no search of its own
+
+
+# ---------------------------------------------------------------- 9. joining a game
+def test_the_template_asks_only_for_what_the_table_shows(tmp_path):
+    out = tmp_path / "now.json"
+    run("position", "template", "--map", "italia", "--players", 3, "--names", "Ann,Bob,Cid", "--out", out)
+    text = out.read_text()
+    for internal in ('"scratch"', '"pend"', '"rng"', '"stack_order"', '"decider"', '"intermediate_paid"',
+                     '"trigger_this_turn"', '"unseen"'):
+        assert internal not in text, internal
+
+
+def test_check_fill_writes_in_what_follows_from_the_rest(tmp_path):
+    out = tmp_path / "now.json"
+    run("position", "template", "--map", "italia", "--players", 3, "--names", "Ann,Bob,Cid", "--out", out)
+    table = Game.new("italia", 3, seed=3).to_json()
+    pos = json.loads(out.read_text())
+    pos["cities"], pos["display"] = table["cities"], table["display"]
+    out.write_text(json.dumps(pos))
+    r = run("position", "check", out, "--fill")
+    lines = r.stdout.splitlines()
+    assert lines[0] == 'filled: $.provinces.Venetia.marker: "tool" (from the most valuable good of its cities)'
+    assert len(lines) == 11 + 1 + 1
+    assert lines[11] == ('filled: $.unseen: {"I": ["Prefect"], "II": ["Architect", "Colonist", "Consul", "Mercator", '
+                         '"Prefect", "Vintner", "Weaver"], "III": ["Architect", "Colonist", "Consul", "Diplomat", '
+                         '"Mercator", "Prefect"]} (from the display and the hands)')
+    assert lines[12] == (f"{out}: a sound position: Italia, 3 players; turn 1 (round 1): Ann's turn; Ann decides "
+                         "now: play (plays a card from hand)")
+    written = json.loads(out.read_text())
+    assert written["provinces"] == table["provinces"] and written["unseen"] == table["unseen"]
+    assert run("position", "check", out, "--fill").stdout.splitlines() == lines[12:]    # nothing left to fill
+    run("new", tmp_path / "g.json", "--position", out)
+
+
+def test_check_fill_writes_nothing_when_nothing_follows(tmp_path):
+    out = tmp_path / "now.json"
+    run("position", "template", "--map", "italia", "--players", 3, "--out", out)
+    before = out.read_bytes()
+    r = run("position", "check", out, "--fill", code=2)      # the cities are still "?": no marker follows
+    assert r.stderr == f"error: {out}: 44 fields to fill in (listed on stdout)\n"
+    assert out.read_bytes() == before and sorted(p.name for p in tmp_path.iterdir()) == ["now.json"]
