@@ -43,9 +43,12 @@ def test_a_reveal_made_by_itself_is_not_entered_again(tmp_path):
     r = run("play", f, "play Senator", "buy Diplomat/I", "done")
     assert r.stdout.splitlines()[3] == "revealed: Mercator/I (the only card left in deck I), turned up in Ann's turn 1, round 1"
     assert refused(f, "reveal merc/i") == (
-        "error: move 'reveal merc/i' rejected: 'reveal merc/i' is not a legal move for Bob: Mercator/I was revealed "
-        "by itself (the only card left in deck I) and is in the display already; nothing to enter; legal now: "
-        "play Tribune, play Architect, play Prefect, play Mercator/3, play Diplomat, play Senator\n")
+        "error: move 'reveal merc/i' rejected: 'reveal merc/i' is not a legal move for Bob: Mercator/I is in the "
+        "display already and deck I has no card left (the last card of a deck is revealed by itself); nothing to "
+        "enter; legal now: play Tribune, play Architect, play Prefect, play Mercator/3, play Diplomat, play Senator\n")
+    assert refused(f, "reveal diplomat/i").startswith(
+        "error: move 'reveal diplomat/i' rejected: 'reveal diplomat/i' is not a legal move for Bob: 'reveal' is a card "
+        "turned up from the stack")        # bought: no longer in the display
 
 
 def test_paying_is_not_needed_when_one_good_can_pay(tmp_path):
@@ -54,6 +57,15 @@ def test_paying_is_not_needed_when_one_good_can_pay(tmp_path):
     f = game_file(tmp_path, wine_and_food)       # Prefect/I (wine) at display place 3, which adds any one good
     r = run("play", f, "play senator", "buy prefect/i")
     assert r.stdout.splitlines()[1] == "played: buy Prefect/I paying food (Ann, turn 1, round 1)"
+
+
+def test_a_card_no_good_can_pay_says_what_it_costs(tmp_path):
+    def wine_only(pos):
+        pos["players"][0]["goods"] = goods(wine=1)
+    f = game_file(tmp_path, wine_only)
+    assert refused(f, "play senator", "buy prefect/i") == (
+        "error: move 2 of 2 'buy prefect/i' rejected: 'buy prefect/i' is not a legal move for Ann: Prefect/I costs "
+        "wine + any one good here; Ann lacks one more good of any kind; legal now: done\n")
 
 
 def test_the_paying_example_is_a_legal_one(tmp_path):

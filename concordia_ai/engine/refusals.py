@@ -94,9 +94,10 @@ def _already_revealed(game, pos, typed):
         return None
     deck = label.rsplit("/", 1)[-1]
     if pos["unseen"].get(deck):
-        return f"{label} is in the display already (revealed before); a reveal is entered once"
-    return (f"{label} was revealed by itself (the only card left in deck {deck}) and is in the display "
-            f"already; nothing to enter")
+        return f"{label} is in the display already: a card is entered once, when it is turned up"
+    # deck empty: its last card was turned up by the engine itself (step_order.forced_reveals)
+    return (f"{label} is in the display already and deck {deck} has no card left (the last card of a deck is "
+            f"revealed by itself); nothing to enter")
 
 
 def _lacking(have: dict, coins: int, need_coins: int, need: dict) -> str | None:
@@ -170,11 +171,16 @@ def _card(game, pos, me, text):
             and " paying " not in text and len(payings) > 1:
         return (f"{label}'s place in the display adds any one good: say which, e.g. buy {label} paying {payings[0]} "
                 f"(it can be paid with {', '.join(payings)})")
-    price = costs.card_price(game, pos, slots[0], None)
+    paying = text.split(" paying ")[1].strip() if " paying " in text else None
+    paid = next((j for j, g in enumerate(game.rules.goods) if paying and g.startswith(paying)), None)
+    any_good = pos["turn"]["phase"] == "senator" and "any" in game.rules.surcharge[variant][slots[0]]
+    price = costs.card_price(game, pos, slots[0], paid if any_good else None)
+    cost = costs.cost_text({"goods": price}) + (" + any one good" if any_good and paid is None else "")
     short = _lacking(me["goods"], me["coins"], 0, price)
+    if not short and any_good and paid is None and sum(me["goods"].values()) <= sum(price.values()):
+        short = "one more good of any kind"
     if short:
-        return f"{pos['display'][slots[0]]} costs {costs.cost_text({'goods': price})} here; " \
-               f"{me['name']} lacks {short}"
+        return f"{label} costs {cost} here; {me['name']} lacks {short}"
     return None
 
 
