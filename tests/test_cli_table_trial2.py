@@ -247,3 +247,14 @@ def test_check_fill_writes_nothing_when_nothing_follows(tmp_path):
     r = run("position", "check", out, "--fill", code=2)      # the cities are still "?": no marker follows
     assert r.stderr == f"error: {out}: 44 fields to fill in (listed on stdout)\n"
     assert out.read_bytes() == before and sorted(p.name for p in tmp_path.iterdir()) == ["now.json"]
+
+
+def test_the_hint_cache_never_writes_through_a_planted_link(tmp_path):
+    f = game_file(tmp_path)
+    outside = tmp_path / "outside.txt"
+    outside.write_text("keep me\n")
+    (tmp_path / "g.hint.json").symlink_to(outside)
+    run("hint", f, "--iterations", 300, "-q")
+    assert outside.read_text() == "keep me\n"
+    assert not (tmp_path / "g.hint.json").is_symlink()
+    assert json.loads((tmp_path / "g.hint.json").read_text())["format"] == "concordia-hint-cache"

@@ -155,9 +155,9 @@ def known_fields(obj: dict, parent: str, where: str) -> dict:
     known = [f.name for f in children(parent)]
     out = {}
     for key, value in obj.items():
-        name = key.strip().lower()
+        name = key.strip().lower() if isinstance(key, str) else key
         if name not in known:
-            close = did_you_mean(name, known)
+            close = did_you_mean(str(name), known)
             hint = f"did you mean {' or '.join(close)}?" if close else f"valid: {', '.join(known)}"
             raise PositionError(f"{where}.{key}", f"unknown field {key!r}; {hint}")
         if name in out:
