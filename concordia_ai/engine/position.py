@@ -24,6 +24,7 @@ VERSION = 1
 STOREHOUSE = "storehouse"
 SIDES = ("goods", "coins")
 PHASE_CODES = {name: code for code, name in core.PHASES.items()}
+# what the loader offers: PositionError and the limits are defined with the field table, and read here
 __all__ = ["FORMAT", "VERSION", "MAX_COINS", "MAX_TURN", "MAX_INTERMEDIATE_VP", "PositionError", "dump", "load",
            "check", "key", "route_name", "location_name"]
 CARD_COUNT_LIMIT = 30       # the core's limit on the cards of one kind in a hand or a discard pile
