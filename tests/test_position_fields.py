@@ -97,3 +97,11 @@ def test_the_decider_follows_from_the_phase_when_left_out():
 def test_load_is_short():
     """The sections are read by their own methods; load itself only puts them together."""
     assert len(inspect.getsource(position.load).splitlines()) <= 60
+
+
+def test_a_misspelt_name_gets_a_did_you_mean():
+    def misspelt(p):
+        p["cities"]["Londinum"] = p["cities"].pop("Londinium")
+    assert refusal(misspelt) == "$.cities.Londinum: unknown city 'Londinum'; did you mean Londinium?"
+    assert refusal(lambda p: p["players"][0]["hand"].update(Archtect=1)) == \
+        "$.players[0].hand.Archtect: unknown card 'Archtect'; did you mean Architect?"

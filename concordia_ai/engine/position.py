@@ -18,6 +18,7 @@ from . import vocabulary
 from .. import core
 from .content import BOARD_NAMES
 from .position_fields import MAX_COINS, MAX_INTERMEDIATE_VP, MAX_TURN, PositionError, field_value
+from .words import did_you_mean
 
 FORMAT = "concordia-position"
 VERSION = 1
@@ -176,6 +177,9 @@ def _choice(value, options, path, what):
     for o in options:
         if o.lower() == value.strip().lower():
             return options.index(o)
+    close = did_you_mean(value, options)
+    if close:
+        raise PositionError(path, f"unknown {what} {value!r}; did you mean {' or '.join(close)}?")
     raise PositionError(path, f"unknown {what} {value!r}; valid: {', '.join(options)}")
 
 
