@@ -72,6 +72,8 @@ def test_the_table_lists_every_field_the_export_writes():
                 yield from paths(v, "players[]")
     written = set(paths(BASE, "")) - {"provinces{}"}
     assert written <= set(fields.BY_PATH), written - set(fields.BY_PATH)
+    required = {f.path for f in fields.FIELDS if f.required}
+    assert required <= written, required - written
     assert set(BASE["turn"]["scratch"]) == {f.name for f in fields.SCRATCH if not f.sparse}
     # a sparse field is written only when it is set
     g = Game.new("imperium", 3, seed=1)
