@@ -156,21 +156,6 @@ def dump(state: core.CoreState, names: list[str]) -> dict[str, Any]:
 
 # ------------------------------------------------------------------ loading
 
-def _get(d: dict, key: str, path: str, types, optional=False, default=None):
-    """A field that is no scalar of the field table (a list of names, an object of names)."""
-    if not isinstance(d, dict):
-        raise PositionError(path, "must be an object")
-    if key not in d:
-        if optional:
-            return default
-        raise PositionError(f"{path}.{key}", "missing")
-    v = d[key]
-    if not isinstance(v, types):
-        want = {dict: "an object", list: "a list", str: "a string"}.get(types, "a string or null")
-        raise PositionError(f"{path}.{key}", f"{v!r} is not {want}")
-    return v
-
-
 def _choice(value, options, path, what):
     if not isinstance(value, str):
         raise PositionError(path, f"{value!r} is not a string; valid {what}: {', '.join(options)}")
@@ -321,7 +306,7 @@ class _Reader:
             if v not in given:
                 raise PositionError(path, "missing")
             entry = _object(provinces[given[v]], "provinces{}", path)
-            mg = _get(entry, "marker", path, (str, type(None)))
+            mg = field_value(entry, "provinces{}.marker", path)
             marker_good[v] = -1 if mg is None else _choice(mg, self.goods, f"{path}.marker", "good")
             marker_coin[v] = _choice(field_value(entry, "provinces{}.side", path), list(SIDES), f"{path}.side", "side")
             if marker_good[v] < 0 and (v != board.variable_province or marker_coin[v]):
