@@ -69,12 +69,10 @@ def test_an_unknown_top_level_field_of_a_position_is_refused_with_did_you_mean(t
     valid = ("format, version, board, options, players, cities, provinces, display, unseen, stack_order, chance, "
              "praefectus_magnus, turn, end, intermediate_paid, rng, nile_marker")
     r = run("position", "check", tmp_path / "p.json", code=2)
-    assert r.stdout == (f"$.praefectus_magnus_typo: unknown field 'praefectus_magnus_typo'; did you mean "
-                        f"'praefectus_magnus'? valid: {valid}\n")
+    assert r.stdout == "$.praefectus_magnus_typo: unknown field 'praefectus_magnus_typo'; did you mean praefectus_magnus?\n"
     with pytest.raises(PositionError) as e:
         Game.from_json(dict(pos, zebra=1))
-    assert str(e.value) == f"$.praefectus_magnus_typo: unknown field 'praefectus_magnus_typo'; did you mean " \
-                           f"'praefectus_magnus'? valid: {valid}"
+    assert str(e.value) == "$.praefectus_magnus_typo: unknown field 'praefectus_magnus_typo'; did you mean praefectus_magnus?"
     del pos["praefectus_magnus_typo"]
     with pytest.raises(PositionError) as e:
         Game.from_json(dict(pos, zebra=1))

@@ -155,10 +155,10 @@ def test_two_reviews_of_one_game_at_once_grade_each_turn_once(game):
     searching, second_done = threading.Event(), threading.Event()
     outcome = {}
 
-    def slow_search(g, cfg):            # the first review holds the log until the second has tried
+    def slow_search(g, cfg, **kw):            # the first review holds the log until the second has tried
         searching.set()
         second_done.wait(60)
-        return search(g, cfg)
+        return search(g, cfg, **kw)
 
     def first():
         outcome["first"] = rv.review_game(gf.initial, gf.moves, config, out, search_fn=slow_search)

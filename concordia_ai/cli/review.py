@@ -117,7 +117,7 @@ def _table(records: list[dict]) -> list[str]:
         vp = "-" if r["lossVp"] is None else f"{r['lossVp']:.1f}"
         L.append(f"{r['turn']:>4}  {r['player']:<{width}}  {r['grade'] or '-':<10}  {pct(r['winBest']):>10}  "
                  f"{pct(r['winPlayed']):>6}  {pct(r['lossWin']):>5}  {vp:>7}  {'; '.join(r['played'])}")
-        if r["best"] != r["played"]:
+        if rv.best_differs(r):
             L.append(f"{'':>4}  {'':<{width}}  {'':<10}  {'':>10}  {'':>6}  {'':>5}  {'':>7}  best: {'; '.join(r['best'])}")
     return L
 

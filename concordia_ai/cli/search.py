@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import sys
+import time
 
 import click
 
@@ -90,7 +91,9 @@ def hint(game_file, seconds, iterations, jobs, top, step, intended, spec, seed, 
     cores, run at once (so about 3 s of wall time); --time S sets the CPU seconds per process,
     --iterations N an iteration budget (reproducible; one process unless --jobs).
     --step shows the old table of single sub-decisions; --move TURN judges the turn you intend.
-    GAME_FILE is only read. A progress bar runs on stderr.
+    GAME_FILE is only read; the ranked turns are kept beside it (GAME.hint.json) so that
+    `play --suggested` with the same budget and seed plays what was shown. With --move the intended turn
+    is searched beside the search's own turns, in the same search. A progress bar runs on stderr.
 
     \b
     Examples:
@@ -108,7 +111,7 @@ def hint(game_file, seconds, iterations, jobs, top, step, intended, spec, seed, 
         raise UserError("--move judges a whole turn; it cannot be combined with --step")
     opts, described = search_budget(seconds, iterations, jobs, options)
     config = make_config(opts, seed)
-    game, _ = load_any(game_file)
+    game, gf = load_any(game_file)
     _check_decider(game, game_file)
     moves = None
     if intended is not None:
@@ -118,7 +121,21 @@ def hint(game_file, seconds, iterations, jobs, top, step, intended, spec, seed, 
     result = run_search(game, config, f"{kind} for {game.names[game.decider]}", quiet,
                         named=[moves] if moves is not None else None)
     judgement = judge_turn(game, moves, result) if moves is not None else None
+    if gf is not None and kind == "ismcts" and result.turns:
+        _keep_hint(game_file, game, config, result.turns)
     _turn_hint(game_file, game, result, config, described, top, judgement, as_json)
+
+
+def _keep_hint(game_file: str, game, config, turns) -> None:
+    """The ranked turns beside the game file, for `play --suggested` (a folder we cannot write only costs
+    that play a search of its own)."""
+    from dataclasses import asdict
+    from ..table import hint_cache
+    try:
+        hint_cache.save(game_file, game, asdict(config), turns)
+    except OSError as e:
+        click.echo(f"note: the hint is not kept for play --suggested ({hint_cache.path_for(game_file)}: "
+                   f"{e.strerror or e}); it will search again", err=True)
 
 
 def make_config(opts: dict, seed: int):

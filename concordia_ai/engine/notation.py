@@ -128,6 +128,17 @@ def _best(typed: list[str], candidates: list[tuple[object, list[list[str]]]]) ->
     return [v for v, sc in scored.items() if sc == top]
 
 
+def _only_payment(game, typed: list[str]) -> list[int]:
+    """`buy Prefect/I` for a card whose place adds any one good, when only one good can pay it: that purchase
+    (with two or more, the player says which, and the refusal names them)."""
+    if "paying" in typed:
+        return []
+    payings = [(m, _words(t.split(" paying ")[0])) for m in game.legal_moves() for t in _texts(game, m)[:1]
+               if " paying " in t]
+    found = _best(typed, [(m, [words]) for m, words in payings])
+    return found if len(found) == 1 else []
+
+
 def _aliases(game) -> list[int]:
     """Codes the state accepts beyond its legal moves: `play` of a Diplomat kind the engine folds into one."""
     if game.state.phase_name != "play" or game.decider is None or game.decider < 0:
@@ -149,6 +160,8 @@ def parse_move(game, text: str) -> int:
     found = _best(typed, [(m, [_words(t) for t in _texts(game, m)]) for m in game.legal_moves()])
     if not found:
         found = _best(typed, [(m, [_words(t) for t in _texts(game, m)]) for m in _aliases(game)])
+    if not found:
+        found = _only_payment(game, typed)
     if len(found) == 1:
         return found[0]
     if found:

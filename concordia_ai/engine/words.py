@@ -1,7 +1,6 @@
 """How a typed word names a word of the notation: a prefix, part by part for route and card names."""
 from __future__ import annotations
 
-import difflib
 import re
 
 DECKS = ("i", "ii", "iii", "iv", "v")      # deck numerals: typed in full ("consul/i" is not Consul/II)
@@ -17,10 +16,8 @@ def word_matches(typed: str, full: str) -> bool:
     return len(tp) == len(fp) and all(t in (f, "") if f in DECKS or f in "-/" else f.startswith(t) for t, f in zip(tp, fp))
 
 
-def did_you_mean(typed: str, options) -> str:
-    """' did you mean 'x'?' for the option closest to a mistyped word ('' when none is close)."""
-    close = difflib.get_close_matches(str(typed).lower(), [str(o).lower() for o in options], n=1, cutoff=0.6)
-    if not close:
-        return ""
-    exact = next(o for o in options if str(o).lower() == close[0])
-    return f" did you mean {exact!r}?"
+def did_you_mean(typed: str, options) -> list[str]:
+    """The options close to a misspelt word (case ignored), closest first; at most two."""
+    import difflib
+    by_key = {o.lower(): o for o in options}
+    return [by_key[k] for k in difflib.get_close_matches(typed.strip().lower(), list(by_key), n=2, cutoff=0.75)]

@@ -77,9 +77,10 @@ def review_turn(initial: dict, moves: list[str], rt: RecordedTurn, config: Searc
                     inList=False, visitsBest=best.visits, visitsPlayed=0, noise=None)
     noise = math.hypot(best.win_se, t.win_se) if t is not best else 0.0
     loss_win, loss_vp = j.loss_win, j.loss_vp
-    if j.in_list and j.rank == 1:   # the played turn is the best (perhaps with its builds in another order)
+    played_is_best = j.in_list and j.rank == 1
+    if played_is_best:   # the played turn is the best: named as played (the search may word it otherwise)
         best = t
-    return dict(rec, best=best.texts, grade=grade(loss_win, loss_vp, game.n_players, noise),
+    return dict(rec, best=rt.texts if played_is_best else best.texts, grade=grade(loss_win, loss_vp, game.n_players, noise),
                 winBest=round(best.win, 4), winPlayed=round(t.win, 4), vpBest=round(best.vp, 3),
                 vpPlayed=round(t.vp, 3), lossWin=round(loss_win, 4), lossVp=round(loss_vp, 3), rank=j.rank,
                 inList=j.in_list, visitsBest=best.visits, visitsPlayed=t.visits, noise=round(noise, 4))
@@ -123,6 +124,11 @@ def graded_record(raw: bytes) -> dict:
     if rec["grade"] is not None and rec["grade"] not in GRADES:
         raise ValueError(f"grade must be null or one of {', '.join(GRADES)}")
     return rec
+
+
+def best_differs(rec: dict) -> bool:
+    """Whether a graded turn's best is another turn than the one played (a `best:` line is worth showing)."""
+    return rec["best"] != rec["played"] and not (rec.get("inList") and rec.get("rank") == 1)
 
 
 def load_graded(path: str, repair: bool = False) -> dict[str, dict]:
