@@ -90,14 +90,18 @@ class SearchConfig:
             if not ok:
                 raise SearchConfigError(name, message)
 
-    def core_dict(self, seed: int | None = None, players: int | None = None) -> dict:
-        """The knobs as the core takes them; `eval="auto"` is resolved for a game of `players` players
-        (the core knows only hand and net)."""
+    def core_dict(self, seed: int | None = None, *, players: int) -> dict:
+        """The settings as the core takes them, every key (the core has no defaults of its own:
+        core.SEARCH_KEYS). `eval="auto"` is resolved for a game of `players` players (the core knows only
+        hand and net), and when it resolves to net the value model is loaded here, so a search never
+        depends on what ran before it in the process. `jobs` stays in Python (threads of searches)."""
         d = {f.name: getattr(self, f.name) for f in fields(self) if f.name != "jobs"}
         if seed is not None:
             d["seed"] = seed
-        if players is not None:
-            d["eval"] = effective_eval(self.eval, players)
+        d["eval"] = effective_eval(self.eval, players)
+        if d["eval"] == "net":
+            from . import value       # numpy: only when the model is used
+            value.ensure_loaded()
         return d
 
 
@@ -204,10 +208,7 @@ def effective_eval(eval_kind: str, players: int) -> str:
 
 
 def _run(state: core.CoreState, config: dict, turns: int = TURNS_KEPT, stop=None) -> dict:
-    config = dict(config, eval=effective_eval(config.get("eval", "auto"), state.n_players))
-    if config["eval"] == "net":
-        from . import value
-        value.ensure_loaded()       # the weights are loaded once per process, before the first search
+    """One core search with a dict from SearchConfig.core_dict."""
     return core.search(state, dict(config, turns=turns), stop)
 
 
@@ -226,7 +227,7 @@ def search(game, config: SearchConfig | None = None, stop: "core.StopToken | Non
         from concurrent.futures import ThreadPoolExecutor
         seeds = [config.seed * 1000003 + j for j in range(config.jobs)]
         with ThreadPoolExecutor(max_workers=config.jobs, thread_name_prefix="search") as pool:
-            raws = list(pool.map(lambda s: _run(game.state.copy(), config.core_dict(s, game.n_players), stop=stop),
+            raws = list(pool.map(lambda s: _run(game.state.copy(), config.core_dict(s, players=game.n_players), stop=stop),
                                  seeds))
     return _merge(game, raws, config)
 

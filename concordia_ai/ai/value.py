@@ -6,7 +6,7 @@ into it. The weights are package data (`data/value/weights.npz`) with a metadata
 counts that produced them). `scripts/train_value.py` regenerates both from a seed.
 
     >>> from concordia_ai.ai import value
-    >>> value.ensure_loaded()            # idempotent; the search calls it before it needs the model
+    >>> value.ensure_loaded()            # idempotent; SearchConfig.core_dict calls it for eval=net
     >>> value.predict(game.state)        # ([P(win) per seat], [expected final VP per seat])
 """
 from __future__ import annotations
@@ -97,8 +97,10 @@ def load(weights: Path = WEIGHTS, meta: Path = META) -> None:
 
 
 def ensure_loaded() -> None:
-    """Load the shipped weights once per process (the search calls this before a search with eval=net)."""
-    if _loaded is None:
+    """Load the shipped weights unless the core holds a set for every player count (SearchConfig.core_dict
+    calls this when eval resolves to net). The core's own flag is the truth: after core.value_clear()
+    this loads again."""
+    if _loaded is None or not all(core.value_ready(n) for n in PLAYER_COUNTS):
         load()
 
 
