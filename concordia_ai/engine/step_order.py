@@ -21,6 +21,7 @@ from dataclasses import dataclass
 
 from .. import core
 from .errors import GameError, NotationError
+from .vocabulary import ActionType, move_type
 
 WINDOW = 12       # a step moves at most this many places earlier (a turn has fewer sub-decisions)
 BUDGET = 4000     # texts tried in all before giving up (every failing order is tried once)
@@ -179,7 +180,7 @@ def _direct_moves(game, texts: list[str]) -> list[str] | None:
         if _places(s, seat) == target:
             break
         for a in s.legal_actions():
-            if core.ACTION_TYPES[core.decode(a)[0]] == "move":
+            if move_type(a) == ActionType.MOVE:
                 text = type(g)(s, g.names).text(a)
                 t = s.copy()
                 t.apply(a)
