@@ -289,15 +289,15 @@ def _probability(config: SearchConfig, game, raw_win: float, se: float) -> tuple
 
 
 def turn_end_key(game, moves: list[int]):
-    """The position after the deciding player's moves (stopping before any reveal): turns with the same
-    key are the same turn in another order. None if a move is illegal."""
+    """The position after the deciding player's moves (stopping before any reveal), as the core's key
+    (CoreState.key): turns with the same key are the same turn in another order. None if a move is illegal."""
     g = game.clone()
     g.state.set_chance(False, True)
     for a in moves:
         if not g.state.is_legal(a):
             return None
         g.state.apply(a)
-    return repr(g.state.export())
+    return g.state.key()
 
 
 def rank_turns(turns: list[TurnCandidate]) -> list[TurnCandidate]:

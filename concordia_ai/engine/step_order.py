@@ -190,6 +190,5 @@ def _direct_moves(game, texts: list[str]) -> list[str] | None:
     return texts[:first] + path + [t for i, t in enumerate(texts) if i > first and i not in moves]
 
 
-def _key(game) -> tuple:
-    export = game.state.export()
-    return tuple(sorted((k, repr(v)) for k, v in export.items()))
+def _key(game) -> bytes:
+    return game.state.key()
