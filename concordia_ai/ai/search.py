@@ -227,8 +227,8 @@ def search(game, config: SearchConfig | None = None, stop: "core.StopToken | Non
         from concurrent.futures import ThreadPoolExecutor
         seeds = [config.seed * 1000003 + j for j in range(config.jobs)]
         with ThreadPoolExecutor(max_workers=config.jobs, thread_name_prefix="search") as pool:
-            raws = list(pool.map(lambda s: _run(game.state.copy(), config.core_dict(s, players=game.n_players), stop=stop),
-                                 seeds))
+            raws = list(pool.map(lambda s: _run(game.state.copy(), config.core_dict(s, players=game.n_players),
+                                                stop=stop), seeds))
     return _merge(game, raws, config)
 
 
