@@ -39,7 +39,7 @@ cdef enum:
     POL_GREEDY = 1
     POL_NONE = 2         # no rollout: the leaf itself is evaluated
     EVAL_HAND = 0        # the hand-set formula `evaluate` (today's default before the value model)
-    EVAL_NET = 1         # the value model (value.pxi), the hand formula where no weights are loaded
+    EVAL_NET = 1         # the value model (value.pxi); fill_config refuses it without weights for the player count
     HASH_SIZE = 4096
     MAX_DEPTH = 4096
     MAX_TREE_NODES = 1 << 28      # 12 GB of nodes; also keeps the doubling of `cap` inside int32
@@ -78,6 +78,8 @@ ctypedef struct SearchConfig:
     int32_t eval_kind     # EVAL_HAND or EVAL_NET
     int32_t chance_merge  # 1: one child for every outcome of a revealed card (open loop through chance)
     float root_floor      # root children get at least this share of an even split of the root's visits
+    float focus           # share of the budget for the final choice over whole turns (search() only)
+    int32_t focus_turns   # how many of the most visited whole turns that choice starts from
     uint64_t seed
 
 ctypedef struct Tree:
@@ -512,10 +514,21 @@ cdef class StopToken:
         return bool(cc_load_flag(&self.flag))
 
 
-cdef object _number(dict d, str key, default, lo, hi, bint integer):
+# The search settings the core takes: every key, always (SearchConfig in concordia_ai/ai/search.py is the
+# one place with defaults and bounds; the core checks again so that no dict can hang or wrap it, but it
+# fills in nothing). `search` takes `turns` as well (how many whole turns to report).
+SEARCH_KEYS = ("iterations", "seconds", "c", "final", "reward", "mix", "margin_scale", "rollout", "epsilon",
+               "rollout_turns", "fpu", "prior", "pw_k", "pw_alpha", "eval", "chance", "root_floor", "focus", "focus_turns",
+               "seed")
+# the words of the choice keys, in the order of the core's codes (RW_*, POL_*, EVAL_*, ...)
+SEARCH_CHOICES = {"final": ("visits", "mean"), "reward": ("win", "rank", "margin", "mix"),
+                  "rollout": ("random", "greedy", "none"), "eval": ("hand", "net"), "chance": ("branch", "merge")}
+
+
+cdef object _number(dict d, str key, lo, hi, bint integer):
     """d[key] checked here as well as in SearchConfig (defence in depth): a NaN budget would never
     end the loop and a value past int32 would wrap."""
-    v = d.get(key, default)
+    v = d[key]
     if isinstance(v, bool) or not isinstance(v, (int, float)):
         raise ValueError(f"{key}: {v!r} is not a number")
     if integer and not isinstance(v, int):
@@ -526,25 +539,72 @@ cdef object _number(dict d, str key, default, lo, hi, bint integer):
     return v
 
 
-cdef void fill_config(SearchConfig* cfg, dict d) except *:
-    cfg.iterations = _number(d, "iterations", 0, 0, 2147483647, True)
-    cfg.seconds = _number(d, "seconds", 0.0, 0, 86400.0, False)
-    cfg.c = _number(d, "c", 0.7, 0, 100, False)
-    cfg.final_best_mean = 1 if d.get("final", "visits") == "mean" else 0
-    cfg.reward = {"win": RW_WIN, "rank": RW_RANK, "margin": RW_MARGIN, "mix": RW_MIX}[d.get("reward", "mix")]
-    cfg.mix = _number(d, "mix", 0.5, 0, 1, False)
-    cfg.margin_scale = _number(d, "margin_scale", 20.0, 1e-6, 1000, False)
-    cfg.rollout_policy = {"random": POL_RANDOM, "greedy": POL_GREEDY, "none": POL_NONE}[d.get("rollout", "random")]
-    cfg.epsilon = _number(d, "epsilon", 0.2, 0, 1, False)
-    cfg.rollout_turns = _number(d, "rollout_turns", 0, 0, 10000, True)
-    cfg.fpu = _number(d, "fpu", 0.0, 0, 1, False)
-    cfg.use_prior = 1 if d.get("prior", False) else 0
-    cfg.pw_k = _number(d, "pw_k", 0.0, 0, 1e6, False)
-    cfg.pw_alpha = _number(d, "pw_alpha", 0.5, 0, 1, False)
-    cfg.eval_kind = {"hand": EVAL_HAND, "net": EVAL_NET}[d.get("eval", "net")]
-    cfg.chance_merge = {"branch": 0, "merge": 1}[d.get("chance", "branch")]
-    cfg.root_floor = _number(d, "root_floor", 0.2, 0, 1, False)
-    cfg.seed = <uint64_t>(int(_number(d, "seed", 0, 0, 18446744073709551615, True)) & 0xFFFFFFFFFFFFFFFF)
+cdef int _choice(dict d, str key) except -1:
+    """The code of a word setting (its index in SEARCH_CHOICES[key])."""
+    v, words = d[key], SEARCH_CHOICES[key]
+    if not isinstance(v, str) or v not in words:
+        raise ValueError(f"{key}: {v!r} is not one of {', '.join(words)}")
+    return words.index(v)
+
+
+cdef void _check_keys(dict d, tuple keys) except *:
+    missing = [k for k in keys if k not in d]
+    if missing:
+        raise ValueError(f"search config: {', '.join(missing)} missing (the core takes every key: "
+                         f"{', '.join(keys)}; SearchConfig.core_dict builds the dict)")
+    unknown = sorted(repr(k) for k in d if k not in keys)
+    if unknown:
+        raise ValueError(f"search config: unknown key {', '.join(unknown)} (the keys are {', '.join(keys)})")
+
+
+cdef void fill_config(SearchConfig* cfg, dict d, int n_players, bint with_turns) except *:
+    """Every key of d into cfg, or a ValueError naming the key and what it may be. With eval=net the
+    value weights for `n_players` must be loaded: the core never quietly falls back on the hand formula."""
+    _check_keys(d, SEARCH_KEYS + ("turns",) if with_turns else SEARCH_KEYS)
+    cfg.iterations = _number(d, "iterations", 0, 2147483647, True)
+    cfg.seconds = _number(d, "seconds", 0, 86400.0, False)
+    cfg.c = _number(d, "c", 0, 100, False)
+    cfg.final_best_mean = _choice(d, "final")
+    cfg.reward = _choice(d, "reward")
+    cfg.mix = _number(d, "mix", 0, 1, False)
+    cfg.margin_scale = _number(d, "margin_scale", 1e-6, 1000, False)
+    cfg.rollout_policy = _choice(d, "rollout")
+    cfg.epsilon = _number(d, "epsilon", 0, 1, False)
+    cfg.rollout_turns = _number(d, "rollout_turns", 0, 10000, True)
+    cfg.fpu = _number(d, "fpu", 0, 1, False)
+    if not isinstance(d["prior"], bool):
+        raise ValueError(f"prior: {d['prior']!r} is not true or false")
+    cfg.use_prior = 1 if d["prior"] else 0
+    cfg.pw_k = _number(d, "pw_k", 0, 1e6, False)
+    cfg.pw_alpha = _number(d, "pw_alpha", 0, 1, False)
+    cfg.eval_kind = _choice(d, "eval")
+    cfg.chance_merge = _choice(d, "chance")
+    cfg.root_floor = _number(d, "root_floor", 0, 1, False)
+    cfg.focus = _number(d, "focus", 0, 0.9, False)
+    cfg.focus_turns = _number(d, "focus_turns", 2, 64, True)
+    cfg.seed = <uint64_t>(int(_number(d, "seed", 0, 18446744073709551615, True)) & 0xFFFFFFFFFFFFFFFF)
+    if with_turns:
+        _number(d, "turns", 0, 4096, True)
+    if cfg.iterations <= 0 and cfg.seconds <= 0:
+        raise ValueError("iterations, seconds: give a budget (iterations > 0 or seconds > 0)")
+    if cfg.eval_kind == EVAL_NET and not (2 <= n_players <= MAX_P and g_value[n_players].ready):
+        raise ValueError(f"eval: net, but no value weights are loaded for {n_players} players "
+                         "(concordia_ai.ai.value.ensure_loaded loads the shipped ones; SearchConfig.core_dict "
+                         "calls it)")
+
+
+def search_config(CoreState root not None, dict config not None):
+    """The settings as the core took them into its struct, read back (tests: every key reaches the core)."""
+    cdef SearchConfig cfg
+    _require_game(root)
+    fill_config(&cfg, config, root.s.n_players, False)
+    return dict(iterations=cfg.iterations, seconds=cfg.seconds, c=cfg.c,
+                final=SEARCH_CHOICES["final"][cfg.final_best_mean], reward=SEARCH_CHOICES["reward"][cfg.reward],
+                mix=cfg.mix, margin_scale=cfg.margin_scale, rollout=SEARCH_CHOICES["rollout"][cfg.rollout_policy],
+                epsilon=cfg.epsilon, rollout_turns=cfg.rollout_turns, fpu=cfg.fpu, prior=bool(cfg.use_prior),
+                pw_k=cfg.pw_k, pw_alpha=cfg.pw_alpha, eval=SEARCH_CHOICES["eval"][cfg.eval_kind],
+                chance=SEARCH_CHOICES["chance"][cfg.chance_merge], root_floor=cfg.root_floor, focus=cfg.focus,
+                focus_turns=cfg.focus_turns, seed=cfg.seed)
 
 
 def search(CoreState root not None, dict config not None, StopToken stop=None, named=None):
@@ -567,11 +627,9 @@ def search(CoreState root not None, dict config not None, StopToken stop=None, n
     _require_game(root)
     if root.s.phase == PH_OVER or root.s.decider < 0:
         raise ValueError("no player decides in this position (game over or a card to reveal)")
-    fill_config(&cfg, config)
-    if cfg.iterations <= 0 and cfg.seconds <= 0:
-        raise ValueError("give a budget: iterations or seconds")
-    focus = _number(config, "focus", 0.0, 0, 0.9, False)
-    focus_turns = _number(config, "focus_turns", 8, 2, 64, True)
+    fill_config(&cfg, config, root.s.n_players, True)
+    focus = cfg.focus
+    focus_turns = cfg.focus_turns
     named_turns = _check_named(root, named)
     if named_turns and focus <= 0:
         focus = 0.1
@@ -625,7 +683,7 @@ def search(CoreState root not None, dict config not None, StopToken stop=None, n
         key = (lambda c: (c["mean"], c["visits"])) if cfg.final_best_mean else (lambda c: (c["visits"], c["mean"]))
         children.sort(key=key, reverse=True)
         # whole turns of the deciding player (collect_turns below); `turns` caps how many are reported
-        turns = _turn_dicts(&t, &root.s, int(config.get("turns", 32)), cfg.seed, marks)
+        turns = _turn_dicts(&t, &root.s, config["turns"], cfg.seed, marks)
         return dict(children=children, iterations=iters, nodes=t.n, bytes=t.n * sizeof(Node),
                     bytes_per_node=sizeof(Node), seconds=secs, root_visits=t.nodes[0].visits,
                     out_of_memory=bool(t.failed), stopped=stop is not None and stop.stopped, turns=turns,
@@ -888,9 +946,7 @@ def flat_monte_carlo(CoreState root not None, dict config not None):
     _require_game(root)
     if root.s.phase == PH_OVER or root.s.decider < 0:
         raise ValueError("no player decides in this position (game over or a card to reveal)")
-    fill_config(&cfg, config)
-    if cfg.iterations <= 0 and cfg.seconds <= 0:
-        raise ValueError("give a budget: iterations or seconds")
+    fill_config(&cfg, config, root.s.n_players, False)
     n = gen_legal(&root.s, acts)
     memset(sums, 0, sizeof(sums))
     memset(counts, 0, sizeof(counts))

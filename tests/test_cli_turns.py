@@ -67,7 +67,7 @@ def test_search_turns_are_legal_whole_turns():
         g.state.set_chance(False, True)
         for a in t.moves:
             g.state.apply(a)
-        key = repr(g.state.export())
+        key = g.state.key()
         assert key not in ends
         ends.add(key)
 

@@ -78,6 +78,7 @@ def test_named_turns_are_checked_by_the_core(mid_game):
     turn = next(t.moves for t in r.turns if len(t.moves) > 1)
     cfg = SearchConfig(iterations=300, seed=1).core_dict(players=3)
     cfg["eval"] = "hand"
+    cfg["turns"] = 32
     with pytest.raises(ValueError, match=r"named turn 1: move 1 \(123456\) is not legal there"):
         core.search(mid_game.state, cfg, None, [[123456]])
     with pytest.raises(ValueError, match="named turn 1: not a whole turn"):

@@ -96,14 +96,18 @@ class SearchConfig:
             if not ok:
                 raise SearchConfigError(name, message)
 
-    def core_dict(self, seed: int | None = None, players: int | None = None) -> dict:
-        """The knobs as the core takes them; `eval="auto"` is resolved for a game of `players` players
-        (the core knows only hand and net)."""
+    def core_dict(self, seed: int | None = None, *, players: int) -> dict:
+        """The settings as the core takes them, every key (the core has no defaults of its own:
+        core.SEARCH_KEYS). `eval="auto"` is resolved for a game of `players` players (the core knows only
+        hand and net), and when it resolves to net the value model is loaded here, so a search never
+        depends on what ran before it in the process. `jobs` stays in Python (threads of searches)."""
         d = {f.name: getattr(self, f.name) for f in fields(self) if f.name != "jobs"}
         if seed is not None:
             d["seed"] = seed
-        if players is not None:
-            d["eval"] = effective_eval(self.eval, players)
+        d["eval"] = effective_eval(self.eval, players)
+        if d["eval"] == "net":
+            from . import value       # numpy: only when the model is used
+            value.ensure_loaded()
         return d
 
 
@@ -216,18 +220,11 @@ def effective_eval(eval_kind: str, players: int) -> str:
     return "net" if players > 2 else "hand"
 
 
-def _load_model(config: dict, players: int) -> dict:
-    """Resolve `eval` and load the value model it needs, before any search thread starts (loading inside
-    the threads let one search run while another was still writing the weights)."""
-    config = dict(config, eval=effective_eval(config.get("eval", "auto"), players))
-    if config["eval"] == "net":
-        from . import value
-        value.ensure_loaded()       # the weights are loaded once per process, before the first search
-    return config
 
 
 def _run(state: core.CoreState, config: dict, turns: int = TURNS_KEPT, stop=None, named=None) -> dict:
-    config = _load_model(config, state.n_players)
+    """One core search with a dict from SearchConfig.core_dict (which resolved `eval` and loaded the model
+    before any search thread starts)."""
     return core.search(state, dict(config, turns=turns), stop, named)
 
 
@@ -244,15 +241,14 @@ def search(game, config: SearchConfig | None = None, stop: "core.StopToken | Non
     config = config or SearchConfig()
     if game.decider is None or game.decider < 0:
         raise GameError("no player decides now (the game is over, or a card must be revealed)")
-    _load_model(config.core_dict(players=game.n_players), game.n_players)
     if config.jobs == 1:
         raws = [_run(game.state, config.core_dict(players=game.n_players), stop=stop, named=named)]
     else:
         from concurrent.futures import ThreadPoolExecutor
         seeds = [config.seed * 1000003 + j for j in range(config.jobs)]
         with ThreadPoolExecutor(max_workers=config.jobs, thread_name_prefix="search") as pool:
-            raws = list(pool.map(lambda s: _run(game.state.copy(), config.core_dict(s, game.n_players), stop=stop,
-                                                named=named), seeds))
+            dicts = [config.core_dict(s, players=game.n_players) for s in seeds]   # the model loads here, once
+            raws = list(pool.map(lambda d: _run(game.state.copy(), d, stop=stop, named=named), dicts))
     return _merge(game, raws, config)
 
 
@@ -347,15 +343,15 @@ def _probability(config: SearchConfig, game, raw_win: float, se: float) -> tuple
 
 
 def turn_end_key(game, moves: list[int]):
-    """The position after the deciding player's moves (stopping before any reveal): turns with the same
-    key are the same turn in another order. None if a move is illegal."""
+    """The position after the deciding player's moves (stopping before any reveal), as the core's key
+    (CoreState.key): turns with the same key are the same turn in another order. None if a move is illegal."""
     g = game.clone()
     g.state.set_chance(False, True)
     for a in moves:
         if not g.state.is_legal(a):
             return None
         g.state.apply(a)
-    return repr(g.state.export())
+    return g.state.key()
 
 
 def rank_turns(turns: list[TurnCandidate]) -> list[TurnCandidate]:

@@ -8,6 +8,7 @@ from collections import Counter
 from .. import core
 from . import costs
 from .position import STOREHOUSE, location_name
+from .vocabulary import ActionType
 from .words import DECKS, word_matches
 
 # the phases in which each verb is a step, and what that is, for "wrong moment" refusals
@@ -229,7 +230,7 @@ def _move(game, pos, me, words):
         return None
     r = routes[0]
     sc = pos["turn"]["scratch"]
-    steps = costs.move_cost(game, pos, core.encode(5, here[0], r))["steps"]
+    steps = costs.move_cost(game, pos, core.encode(ActionType.MOVE, here[0], r))["steps"]
     if steps > sc["steps"]:
         return f"that move needs {steps} steps; {sc['steps']} left" if steps < 255 else "that route cannot be reached"
     others = [p["name"] for q, p in enumerate(pos["players"]) if q != seat

@@ -21,6 +21,7 @@ from dataclasses import dataclass
 
 from .. import core
 from .errors import GameError, NotationError
+from .vocabulary import ActionType, move_type
 
 WINDOW = 12       # a step moves at most this many places earlier (a turn has fewer sub-decisions)
 BUDGET = 4000     # texts tried in all before giving up (every failing order is tried once)
@@ -195,7 +196,7 @@ def _direct_moves(game, texts: list[str]) -> list[str] | None:
         if _places(s, seat) == target:
             break
         for a in s.legal_actions():
-            if core.ACTION_TYPES[core.decode(a)[0]] == "move":
+            if move_type(a) == ActionType.MOVE:
                 text = type(g)(s, g.names).text(a)
                 t = s.copy()
                 t.apply(a)
@@ -205,6 +206,5 @@ def _direct_moves(game, texts: list[str]) -> list[str] | None:
     return texts[:first] + path + [t for i, t in enumerate(texts) if i > first and i not in moves]
 
 
-def _key(game) -> tuple:
-    export = game.state.export()
-    return tuple(sorted((k, repr(v)) for k, v in export.items()))
+def _key(game) -> bytes:
+    return game.state.key()
