@@ -153,3 +153,18 @@ def test_settled_positions_rank_by_vp_and_are_not_unstable():
     assert w[0] == "Settled: by this search the player cannot win (win % 0.1); the turns are ranked by expected VP instead."
     assert not any(x.startswith("Unstable") for x in w)
     assert not settled([mk("a", 0.0, 80.0), mk("b", 0.05, 78.0)])
+
+
+def test_sliced_and_unsliced_answers_carry_standard_errors(mid_game):
+    # issue 17: merged slices kept no sums of squares (winrateSe 0.0, winrateRaw the calibrated figure)
+    from concordia_ai.protocol.analyze import sliced_search
+    cfg = SearchConfig(iterations=3000, seed=2)
+    one = search(mid_game, cfg)
+    three = sliced_search(mid_game, cfg, slices=3)
+    assert three.iterations == 3000 and three.searches == 3
+    for r in (one, three):
+        b = r.best
+        assert b.win_se > 0 and b.vp_se > 0 and b.win_raw is not None and b.win_raw != b.win
+    assert 0.3 < three.best.win_se / one.best.win_se < 3
+    assert sum(c.visits for c in three.candidates) == sum(sum(ch["visits"] for ch in raw["children"])
+                                                           for raw in three.raws)

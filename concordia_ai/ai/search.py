@@ -199,6 +199,7 @@ class SearchResult:
     config: SearchConfig
     turns: list[TurnCandidate] = field(default_factory=list)
     searches: int = 1        # independent searches merged into this result (root parallelism, slices)
+    raws: list[dict] = field(default_factory=list, repr=False)   # the core's own answers, for exact merges
 
     @property
     def best(self) -> Candidate:
@@ -206,6 +207,7 @@ class SearchResult:
 
     def to_dict(self) -> dict:
         d = asdict(self)
+        d.pop("raws")
         d["config"] = asdict(self.config)
         return d
 
@@ -303,7 +305,16 @@ def _merge(game, raws: list[dict], config: SearchConfig) -> SearchResult:
         candidates.sort(key=lambda c: c.move != first)
     return SearchResult(game.decider, candidates, sum(r["iterations"] for r in raws),
                         sum(r["nodes"] for r in raws), sum(r["bytes"] for r in raws),
-                        max(r["seconds"] for r in raws), config, turns, len(raws))
+                        max(r["seconds"] for r in raws), config, turns, len(raws), list(raws))
+
+
+def merge_results(game, results: list[SearchResult], config: SearchConfig) -> SearchResult:
+    """Searches run one after another (slices) merged as root parallelism merges threads: the one merge of
+    search statistics (_merge), over the core's own sums, so the merged figures keep their standard errors
+    and their raw means. The CPU seconds add up (the slices ran in turn)."""
+    merged = _merge(game, [raw for r in results for raw in r.raws], config)
+    merged.seconds = sum(r.seconds for r in results)
+    return merged
 
 
 def _turn_from_raw(game, raw: dict, config: SearchConfig) -> TurnCandidate:

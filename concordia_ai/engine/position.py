@@ -44,12 +44,9 @@ def _max_owned(R) -> int:
 
 
 def key(state: core.CoreState) -> str:
-    """A short identity of a whole state (the same for equal states, also across processes): a hash of
-    the core's export in canonical JSON. (Stands in until the core provides a key of its own.)"""
-    import hashlib
-    import json
-    blob = json.dumps(state.export(), sort_keys=True, separators=(",", ":"))
-    return hashlib.blake2b(blob.encode(), digest_size=16).hexdigest()
+    """A short identity of a whole state (the same for equal states, also across processes): the core's
+    own key (CoreState.key), in hex for files."""
+    return state.key().hex()
 
 
 def route_name(board: vocabulary.CompiledBoard, r: int) -> str:

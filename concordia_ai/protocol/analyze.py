@@ -31,7 +31,7 @@ from ..engine.game import CHANCE, Game
 from ..table.game_file import GameFile, GameFileError
 from ..engine.notation import NotationError
 from ..engine.position import PositionError
-from ..ai.search import TABLE_FOCUS, Candidate, SearchConfig, SearchConfigError, SearchResult, merge_turns, search
+from ..ai.search import TABLE_FOCUS, SearchConfig, SearchConfigError, SearchResult, merge_results, search
 
 MIN_SLICE = limits.SECONDS.low     # the shortest time budget a search accepts
 DEFAULT_ITERATIONS = 5000
@@ -41,32 +41,6 @@ KNOBS = {f.name: f for f in fields(SearchConfig)}
 
 
 # ---------------------------------------------------------------- sliced search
-
-def merge_results(game: Game, results: list[SearchResult], config: SearchConfig) -> SearchResult:
-    """Root statistics of independent searches merged (visits summed, means weighted by visits)."""
-    merged: dict[int, dict] = {}
-    for res in results:
-        for c in res.candidates:
-            m = merged.setdefault(c.move, dict(text=c.text, visits=0, mean=0.0, win=0.0, vp=0.0, margin=0.0,
-                                               pv=[], pv_v=-1))
-            for key in ("mean", "win", "vp", "margin"):
-                m[key] += getattr(c, key) * c.visits
-            m["visits"] += c.visits
-            if c.visits > m["pv_v"]:
-                m["pv"], m["pv_v"] = c.pv, c.visits
-    cands = []
-    for move, m in merged.items():
-        v = max(1, m["visits"])
-        cands.append(Candidate(move, m["text"], m["visits"], m["mean"] / v, m["win"] / v, m["vp"] / v,
-                               m["margin"] / v, m["pv"]))
-    if config.final == "mean":
-        cands.sort(key=lambda c: (c.mean, c.visits), reverse=True)
-    else:
-        cands.sort(key=lambda c: (c.visits, c.mean), reverse=True)
-    return SearchResult(game.decider, cands, sum(r.iterations for r in results), sum(r.nodes for r in results),
-                        sum(r.bytes for r in results), sum(r.seconds for r in results), config,
-                        merge_turns(game, [r.turns for r in results]), sum(r.searches for r in results))
-
 
 def sliced_search(game: Game, config: SearchConfig, slices: int = 1, slice_seconds: float | None = None,
                   on_slice=None, stop=None) -> SearchResult:
