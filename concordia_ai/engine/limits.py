@@ -118,3 +118,4 @@ INT_DIGITS = 40                        # 2^64 has 20 digits; Python refuses to p
 FILE_BYTES = 8 * 2 ** 20               # a game file, a list, a .toml: a long game file is ~100 kB
 LOG_BYTES = 4 * 2 ** 30                # a tournament log: about 5 kB per game
 QUERY_BYTES = 8 * 2 ** 20              # one line of `concordia analyze` (an inline position is ~10 kB)
+REQUEST_BYTES = 2 ** 20                # one request to `concordia serve` (a move list or a table layout: a few kB)

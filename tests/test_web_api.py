@@ -1,0 +1,218 @@
+"""The web board's API in-process (Starlette's TestClient): a game entered by moves, every kind of bad
+request refused with its one line while the server goes on answering, and the CLI on the same file."""
+import os
+
+import pytest
+from starlette.testclient import TestClient
+
+from cli_helpers import new_game, run
+from concordia_ai.engine import limits
+from concordia_ai.web.app import create_app
+
+BASE = "http://127.0.0.1:8765"
+
+
+def client(folder, game=None, **kw) -> TestClient:
+    return TestClient(create_app(str(folder), None if game is None else str(game), port=8765, **kw),
+                      base_url=BASE, raise_server_exceptions=False)
+
+
+def still_serving(c: TestClient, **kw):
+    r = c.get("/api/version", **kw)
+    assert r.status_code == 200, r.text
+
+
+def new(c, **extra):
+    body = {"file": "g.json", "map": "italia", "players": 3, "seed": 7, "names": ["Ann", "Bob", "Cy"], **extra}
+    r = c.post("/api/new", json=body)
+    assert r.status_code == 200, r.text
+    return r.json()
+
+
+def test_without_a_game_the_page_is_offered_a_start(tmp_path):
+    c = client(tmp_path)
+    assert c.get("/api/state").json() == {"file": None, "folder": str(tmp_path.resolve()), "games": [], "logs": [],
+                                          "maps": ["imperium", "italia", "creta", "aegyptus"]}
+    page = c.get("/")
+    assert page.status_code == 200 and '<script src="/static/app.js">' in page.text
+    assert "default-src 'self'" in page.headers["content-security-policy"]
+
+
+def test_a_new_simulation_and_its_state(tmp_path):
+    c = client(tmp_path)
+    s = new(c)
+    assert s["lines"] == ["created g.json: Italia, 3 players (Ann, Bob, Cy), simulation, seed 7"]
+    assert s["status"] == "turn 1 (round 1): Ann's turn; Ann decides now: play (plays a card from hand)"
+    assert [m["text"] for m in s["moves"]] == ["play Tribune", "play Architect", "play Prefect", "play Mercator/3",
+                                               "play Diplomat", "play Senator"]
+    assert s["moves"][4]["targets"] == ["hand:Diplomat/Jupiter"]
+    ann = s["players"][0]
+    assert (ann["name"], ann["coins"], ann["vp"], ann["space"], ann["colonistsHome"]) == (
+        "Ann", 5, 7, {"used": 10, "of": 12}, {"land": 2, "sea": 2})
+    assert ann["goods"] == {"brick": 1, "food": 2, "tool": 1, "wine": 1, "cloth": 1}
+    assert [d["card"] for d in s["display"]] == ["Prefect/I", "Colonist/I", "Mason/I", "Farmer/I", "Diplomat/I",
+                                                 "Smith/I", "Mercator/I"]
+    assert s["display"][0]["price"] == "wine"
+    assert s["prices"] == {"brick": 3, "food": 4, "tool": 5, "wine": 6, "cloth": 7}
+    assert s["unseen"] == {"I": 1, "II": 7, "III": 6} and "stack_order" not in str(s)
+    assert abs(sum(p["win"] for p in s["players"]) - 1.0) < 1e-3
+    assert s["moveCount"] == 0 and (tmp_path / "g.json").exists()
+    # an existing file is never replaced
+    r = c.post("/api/new", json={"file": "g.json", "map": "italia", "players": 3, "seed": 8})
+    assert r.status_code == 409
+    assert r.json() == {"error": "file: g.json already exists; choose another name (nothing was replaced)"}
+
+
+def test_a_short_game_entered_by_moves(tmp_path):
+    c = client(tmp_path)
+    new(c)
+    r = c.post("/api/play", json={"moves": ["play Architect"], "expect": 0})
+    assert r.json()["lines"] == ["played: play Architect (Ann, turn 1, round 1)"]
+    assert r.json()["phase"] == "architect-move" and r.json()["stepsLeft"] == 2
+    moves = {m["text"]: m["targets"] for m in r.json()["moves"]}
+    assert moves["move land Roma > Casinum-Roma"] == ["city:Roma", "route:Casinum-Roma"]
+    r = c.post("/api/play", json={"moves": ["move land Roma > Casinum-Roma", "build Casinum", "done"], "expect": 1})
+    assert r.json()["lines"] == ["played: move land Roma > Casinum-Roma (Ann, turn 1, round 1)",
+                                 "played: build Casinum (Ann, turn 1, round 1)",
+                                 "played: done (Ann, turn 1, round 1)"]
+    s = r.json()
+    assert s["player"] == "Bob" and s["moveCount"] == 4
+    assert s["players"][0]["houses"] == 1 and s["players"][0]["coins"] == 5 - 3
+    assert 'data-el="city:Casinum"' in s["svg"] and "Ann&#x27;s house" in s["svg"]
+    r = c.post("/api/play", json={"moves": ["play Prefect", "produce Campania"], "expect": 4})
+    assert r.json()["lines"] == ["played: play Prefect (Bob, turn 2, round 1)",
+                                 "played: produce Campania (Bob, turn 2, round 1)"]
+    # the page showed an older game: nothing is recorded
+    r = c.post("/api/play", json={"moves": ["play Tribune"], "expect": 4})
+    assert r.status_code == 409
+    assert r.json() == {"error": "the game changed since the page showed it (6 moves recorded, the page showed 4); "
+                                 "nothing was recorded, look again"}
+    assert c.get("/api/state").json()["moveCount"] == 6
+
+
+def test_a_bad_move_is_refused_and_the_server_answers_on(tmp_path):
+    c = client(tmp_path)
+    new(c)
+    r = c.post("/api/play", json={"moves": ["play Consul"]})
+    assert r.status_code == 400
+    assert r.json() == {"error": "move 'play Consul' rejected: 'play Consul' is not a legal move for Ann: Ann holds "
+                                 "no 'consul' (hand: Tribune, Architect, Prefect, Mercator/3, Diplomat/Jupiter, "
+                                 "Senator); legal now: play Tribune, play Architect, play Prefect, play Mercator/3, "
+                                 "play Diplomat, play Senator"}
+    for body in ({"moves": []}, {"moves": "  "}, {"moves": [3]}):
+        r = c.post("/api/play", json=body)
+        assert (r.status_code, r.json()) == (400, {"error": 'moves: give a list of moves in notation, e.g. '
+                                                            '["play Architect"]'}), body
+    r = c.post("/api/play", content=b"{not json", headers={"content-type": "application/json"})
+    assert r.json() == {"error": "the request body is not valid JSON (line 1, column 2: Expecting property name "
+                                 "enclosed in double quotes)"}
+    still_serving(c)
+    assert c.get("/api/state").json()["moveCount"] == 0
+
+
+def test_a_bad_token_is_refused_and_the_server_answers_on(tmp_path):
+    c = client(tmp_path, host="0.0.0.0", token="s3cret-token")
+    r = c.get("/api/state")
+    assert (r.status_code, r.json()) == (403, {"error": "this board needs its token: open the address that "
+                                                        "`concordia serve` printed (it ends with ?token=...)"})
+    r = c.get("/api/state?token=guess")
+    assert (r.status_code, r.json()) == (403, {"error": "wrong token: open the address with the token that "
+                                                        "`concordia serve` printed"})
+    r = c.get("/", headers={"x-concordia-token": "guess"})
+    assert r.status_code == 403
+    assert c.get("/static/app.js").status_code == 403
+    still_serving(c, headers={"x-concordia-token": "s3cret-token"})
+    page = c.get("/?token=s3cret-token")
+    assert page.status_code == 200 and "concordia_token=s3cret-token" in page.headers["set-cookie"]
+    assert c.get("/api/state").status_code == 200       # the cookie the page set
+    assert c.app.state.board.guard.address() == "http://127.0.0.1:8765/?token=s3cret-token"
+
+
+def test_the_host_header_must_name_this_server(tmp_path):
+    c = client(tmp_path)
+    r = c.get("/api/state", headers={"host": "attacker.example:8765"})
+    assert (r.status_code, r.json()) == (403, {"error": "the Host header 'attacker.example:8765' does not name this "
+                                                        "server; open http://127.0.0.1:8765/ instead"})
+    assert c.get("/api/state", headers={"host": "localhost:8765"}).status_code == 200
+    still_serving(c)
+
+
+def test_no_file_outside_the_folder_can_be_opened(tmp_path):
+    inside = tmp_path / "served"
+    inside.mkdir()
+    game = new_game(tmp_path, "outside.json")
+    os.symlink(game, inside / "link.json")
+    c = client(inside)
+    for name in ("../outside.json", str(game), "link.json", "/etc/passwd"):
+        r = c.post("/api/open", json={"file": name})
+        assert (r.status_code, r.json()) == (403, {"error": f"file: {name!r} is outside the served folder "
+                                                            f"{inside.resolve()}; the board opens only files inside it"})
+        still_serving(c)
+    r = c.get("/api/replay", params={"file": "../outside.json"})
+    assert r.status_code == 403
+    r = c.post("/api/new", json={"file": "../made.json", "map": "italia", "players": 3})
+    assert r.status_code == 403 and not (tmp_path / "made.json").exists()
+    r = c.get("/static/..%2F..%2Fapp.py")
+    assert r.status_code == 404
+    still_serving(c)
+
+
+def test_a_huge_body_is_refused_and_the_server_answers_on(tmp_path):
+    c = client(tmp_path)
+    new(c)
+    big = b'{"moves": ["' + b"x" * limits.REQUEST_BYTES + b'"]}'
+    r = c.post("/api/play", content=big, headers={"content-type": "application/json"})
+    assert (r.status_code, r.json()) == (413, {"error": "the request body is over 1,048,576 bytes; a request to "
+                                                        "the board is a few kB"})
+
+    def chunks():           # no Content-Length: the stream itself is cut at the bound
+        for _ in range(40):
+            yield b"x" * 65536
+
+    r = c.post("/api/play", content=chunks())
+    assert r.status_code == 413
+    deep = b'{"moves": ' + b"[" * 100 + b"]" * 100 + b"}"
+    r = c.post("/api/play", content=deep)
+    assert r.json() == {"error": "the request body nests lists or objects 101 deep; at most 64 is allowed"}
+    still_serving(c)
+    assert c.get("/api/state").json()["moveCount"] == 0
+
+
+def test_numbers_keep_the_cli_bounds(tmp_path):
+    c = client(tmp_path)
+    new(c)
+    r = c.post("/api/hint", json={"iterations": 2 ** 40})
+    assert (r.status_code, r.json()) == (400, {"error": "iterations: 1099511627776 is out of range for search "
+                                                        "iterations; give an integer in 1..2,147,483,647"})
+    r = c.post("/api/hint", json={"seconds": True})
+    assert r.json() == {"error": "seconds: true is not a number; give a number in 0.001..86,400"}
+    r = c.post("/api/new", json={"file": "h.json", "map": "italia", "players": 9})
+    assert r.json() == {"error": "players: 9 is out of range for players; give an integer in 2..5"}
+    still_serving(c)
+
+
+def test_an_internal_error_is_one_line_and_the_server_answers_on(tmp_path, monkeypatch):
+    c = client(tmp_path)
+    new(c)
+    board = c.app.state.board
+    monkeypatch.setattr(board, "state", lambda *a, **k: 1 / 0)
+    r = c.get("/api/state")
+    assert (r.status_code, r.json()) == (500, {"error": "internal error (please report): ZeroDivisionError: "
+                                                        "division by zero"})
+    still_serving(c)
+
+
+def test_a_play_in_a_terminal_shows_on_the_page(tmp_path):
+    game = new_game(tmp_path)
+    c = client(tmp_path, game)
+    before = c.get("/api/version").json()
+    assert before["file"] == "game.json"
+    run("play", game, "play Prefect", "produce Italia")
+    after = c.get("/api/version").json()
+    assert after["version"] != before["version"]
+    s = c.get("/api/state").json()
+    assert s["moveCount"] == 2 and s["player"] == "Bob"
+    # and the page's move shows in the terminal
+    c.post("/api/play", json={"moves": ["play Architect"], "expect": 2})
+    out = run("log", game).stdout
+    assert "3         2      1  Bob     Architect  (in progress)" in out
