@@ -44,6 +44,10 @@ class Geometry:
                           for name, spots in lay.get("provinces", {}).items()}
         every = list(self.points.values()) + [p for spots in self.provinces.values() for p in spots.values()]
         xs, ys = [p[0] for p in every], [p[1] for p in every]
+        for name, spots in self.provinces.items():      # a label's text runs half its width each side
+            if "label" in spots:
+                half = 4.6 * len(name)
+                xs += [spots["label"][0] - half, spots["label"][0] + half]
         self.box = tuple(round(v, 1) for v in (min(xs) - MARGIN, min(ys) - MARGIN, max(xs) - min(xs) + 2 * MARGIN,
                                                 max(ys) - min(ys) + 2 * MARGIN + 14))
 
@@ -69,7 +73,7 @@ def svg(game: Game, pos: dict | None = None) -> str:
     x0, y0, w, h = geo.box
     out = [f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="{x0} {y0} {w} {h}" class="board" '
            f'role="img" aria-label="{escape(game.board.source.name.title())} board">',
-           f'<rect x="{x0}" y="{y0}" width="{w}" height="{h}" rx="18" class="sea"/>']
+           f'<rect x="{x0}" y="{y0}" width="{w}" height="{h}" rx="18" class="bg"/>']
     routes = route_names(game)
     out += _provinces(game, pos, geo, routes)
     out += _routes(geo, routes)
@@ -185,10 +189,10 @@ def _houses(x: float, y: float, seats: list[int], names: list[str]) -> list[str]
     out = []
     n = len(seats)
     for k, seat in enumerate(seats):
-        angle = math.radians(-90 + (k - (n - 1) / 2) * 34)
-        hx, hy = round(x + 22 * math.cos(angle), 1), round(y + 22 * math.sin(angle), 1)
+        angle = math.radians(-90 + (k - (n - 1) / 2) * 38)
+        hx, hy = round(x + 24 * math.cos(angle), 1), round(y + 24 * math.sin(angle), 1)
         tip = escape(names[seat] + "'s house")
-        out.append(f'<path d="M{hx - 6} {hy + 5} v-6 l6 -5 l6 5 v6 z" class="house" fill="{PLAYER_COLORS[seat]}">'
+        out.append(f'<path d="M{hx - 7} {hy + 6} v-7 l7 -6 l7 6 v7 z" class="house" fill="{PLAYER_COLORS[seat]}">'
                    f'<title>{tip}</title></path>')
     return out
 
@@ -211,16 +215,26 @@ def _colonists(game, pos, geo, routes) -> list[str]:
             length = math.hypot(xz - xa, yz - ya) or 1.0
             ux, uy = (xz - xa) / length, (yz - ya) / length
             el = f' data-el="{escape("route:" + place)}"'
-        elif place in geo.points:
-            cx, cy = geo.points[place]
-            cx += 26
-            ux, uy = 0.0, 1.0
-            el = f' data-el="{escape("city:" + place)}"'
+        elif place in geo.points:       # in a city (Roma at the start): a block of pawns to its right
+            x, y = geo.points[place]
+            out.append(f'<g class="el pawns" data-el="{escape("city:" + place)}">')
+            rows = 2 if len(who) > 3 else 1
+            cols = math.ceil(len(who) / rows)
+            for k, (seat, kind) in enumerate(sorted(who, key=lambda sk: (sk[1], sk[0]))):
+                px = round(x + 27 + (k % cols) * 15, 1)
+                py = round(y - 6 + (k // cols) * 17 - (rows - 1) * 6, 1)
+                out.append(_pawn(px, py, seat, kind, game.names[seat]))
+            out.append("</g>")
+            continue
         else:
             continue
         out.append(f'<g class="el pawns"{el}>')
+        half = 8 * len(who) + 4
+        out.append(f'<rect x="{round(cx - half, 1)}" y="{round(cy - 12, 1)}" width="{2 * half}" height="22" rx="8" '
+                   f'class="pawn-bed" transform="rotate({round(math.degrees(math.atan2(uy, ux)), 1)} {round(cx, 1)} '
+                   f'{round(cy, 1)})"/>')
         for k, (seat, kind) in enumerate(who):
-            off = (k - (len(who) - 1) / 2) * 15
+            off = (k - (len(who) - 1) / 2) * 16
             px, py = round(cx + ux * off, 1), round(cy + uy * off, 1)
             out.append(_pawn(px, py, seat, kind, game.names[seat]))
         out.append("</g>")
