@@ -216,3 +216,63 @@ def test_a_play_in_a_terminal_shows_on_the_page(tmp_path):
     c.post("/api/play", json={"moves": ["play Architect"], "expect": 2})
     out = run("log", game).stdout
     assert "3         2      1  Bob     Architect  (in progress)" in out
+
+
+def test_undo_and_redo_as_the_cli(tmp_path):
+    c = client(tmp_path)
+    new(c)
+    c.post("/api/play", json={"moves": ["play Architect", "move land Roma > Casinum-Roma", "build Casinum", "done"]})
+    s = c.post("/api/undo", json={"expect": 4}).json()
+    assert (s["lines"], s["moveCount"], s["redo"]) == (["undone: done"], 3, 1)
+    s = c.post("/api/undo", json={"turn": True, "expect": 3}).json()
+    assert s["lines"] == ["undone: turn 1, Ann: play Architect; move land Roma > Casinum-Roma; build Casinum"]
+    assert (s["moveCount"], s["redo"]) == (0, 2)
+    s = c.post("/api/redo", json={"expect": 0}).json()
+    assert s["lines"] == ["redone: play Architect (Ann, turn 1, round 1)",
+                          "redone: move land Roma > Casinum-Roma (Ann, turn 1, round 1)",
+                          "redone: build Casinum (Ann, turn 1, round 1)"]
+    s = c.post("/api/redo", json={}).json()
+    assert (s["lines"], s["moveCount"], s["redo"], s["player"]) == (["redone: done (Ann, turn 1, round 1)"], 4, 0, "Bob")
+    r = c.post("/api/redo", json={})
+    assert (r.status_code, r.json()) == (400, {"error": f"nothing to redo in {tmp_path.resolve() / 'g.json'}: redo "
+                                                        "follows undo, until a new move is played"})
+    # the CLI sees the same file: its undo is redone on the page
+    run("undo", tmp_path / "g.json")
+    assert c.post("/api/redo", json={}).json()["lines"] == ["redone: done (Ann, turn 1, round 1)"]
+    # a new move ends what can be redone
+    c.post("/api/undo", json={})
+    s = c.post("/api/play", json={"moves": ["done"]}).json()
+    assert s["redo"] == 0
+
+
+def test_a_real_table_entered_on_the_page_reveals_from_the_unseen_cards(tmp_path):
+    c = client(tmp_path)
+    sim = new(c, file="sim.json")
+    info = c.get("/api/boardinfo", params={"map": "italia"}).json()
+    assert info["deckI"] == ["Architect", "Colonist", "Diplomat", "Farmer", "Mason", "Mercator", "Prefect", "Smith"]
+    assert info["tokens"]["A"]["tokens"] == {"brick": 2, "food": 2, "tool": 1, "wine": 1, "cloth": 1}
+    cities = {name: good for name, good in
+              (("Aquileia", "cloth"), ("Bauzanum", "food"), ("Verona", "tool"), ("Comum", "food"), ("Segusio", "wine"),
+               ("Genua", "brick"), ("Nicaea", "brick"), ("Mutina", "food"), ("Ravenna", "cloth"), ("Cosa", "brick"),
+               ("Florentia", "tool"), ("Aleria", "brick"), ("Olbia", "wine"), ("Ancona", "tool"), ("Hadria", "tool"),
+               ("Spoletum", "brick"), ("Casinum", "tool"), ("Neapolis", "food"), ("Brundisium", "cloth"),
+               ("Luceria", "wine"), ("Croton", "food"), ("Potentia", "brick"), ("Messana", "food"),
+               ("Panormus", "wine"), ("Syracusae", "brick"))}
+    display = [d["name"] for d in sim["display"]]
+    r = c.post("/api/new", json={"file": "table.json", "map": "italia", "names": ["Ann", "Bob", "Cy"],
+                                 "table": {"cities": dict(list(cities.items())[:-1]), "display": display}})
+    assert (r.status_code, r.json()) == (400, {"error": "cities: no good given for Syracusae"})
+    s = c.post("/api/new", json={"file": "table.json", "map": "italia", "names": ["Ann", "Bob", "Cy"],
+                                 "table": {"cities": cities, "display": display}}).json()
+    assert s["lines"] == ["created table.json: Italia, 3 players (Ann, Bob, Cy), real table"]
+    assert s["external"] is True
+    s = c.post("/api/play", json={"moves": ["play Senator", "buy Prefect/I", "done"]}).json()
+    assert s["lines"][-1] == "revealed: Architect/I (the only card left in deck I), turned up in Ann's turn 1, round 1"
+    s = c.post("/api/play", json={"moves": ["play Senator", "buy Colonist/I", "done"]}).json()
+    assert (s["decider"], s["phase"], s["unseen"]) == ("chance", "chance", {"II": 7, "III": 6})
+    assert [(m["text"], m["targets"]) for m in s["moves"]][:2] == [("reveal Architect/II", ["unseen:Architect/II"]),
+                                                                    ("reveal Prefect/II", ["unseen:Prefect/II"])]
+    assert len(s["moves"]) == 7
+    s = c.post("/api/play", json={"moves": ["reveal Weaver/II"], "expect": s["moveCount"]}).json()
+    assert s["lines"] == ["played: reveal Weaver/II (turned up in Bob's turn 2, round 1)"]
+    assert (s["decider"], s["display"][6]["card"], s["unseen"]) == ("Cy", "Weaver/II", {"II": 6, "III": 6})
