@@ -70,7 +70,7 @@ def test_a_short_game_entered_by_moves(tmp_path):
     assert r.json()["lines"] == ["played: play Architect (Ann, turn 1, round 1)"]
     assert r.json()["phase"] == "architect-move" and r.json()["stepsLeft"] == 2
     moves = {m["text"]: m["targets"] for m in r.json()["moves"]}
-    assert moves["move land Roma > Casinum-Roma"] == ["city:Roma", "route:Casinum-Roma"]
+    assert moves["move land Roma > Casinum-Roma"] == ["city:Roma", "route:land:Casinum-Roma"]
     r = c.post("/api/play", json={"moves": ["move land Roma > Casinum-Roma", "build Casinum", "done"], "expect": 1})
     assert r.json()["lines"] == ["played: move land Roma > Casinum-Roma (Ann, turn 1, round 1)",
                                  "played: build Casinum (Ann, turn 1, round 1)",
@@ -276,3 +276,110 @@ def test_a_real_table_entered_on_the_page_reveals_from_the_unseen_cards(tmp_path
     s = c.post("/api/play", json={"moves": ["reveal Weaver/II"], "expect": s["moveCount"]}).json()
     assert s["lines"] == ["played: reveal Weaver/II (turned up in Bob's turn 2, round 1)"]
     assert (s["decider"], s["display"][6]["card"], s["unseen"]) == ("Cy", "Weaver/II", {"II": 6, "III": 6})
+
+
+def wait(c, job: dict) -> dict:
+    import time
+    for _ in range(600):
+        if job["state"] != "running":
+            return job
+        time.sleep(0.05)
+        job = c.get("/api/job", params={"id": job["job"]}).json()
+    raise AssertionError(f"job still running: {job}")
+
+
+def test_a_hint_on_the_page_is_the_cli_hint(tmp_path):
+    import json
+    c = client(tmp_path)
+    new(c)
+    job = c.post("/api/hint", json={"iterations": 400, "top": 3}).json()
+    assert (job["kind"], job["budget"], job["moveCount"]) == ("hint", "400 iterations", 0)
+    done = wait(c, job)
+    assert (done["state"], done["progress"], done["error"]) == ("done", 1.0, None)
+    cli = json.loads(run("hint", tmp_path / "g.json", "--iterations", 400, "--top", 3, "--json", "-q").stdout)
+    page = done["result"]["turns"]
+    assert [{k: v for k, v in t.items() if k != "targets"} for t in page] == cli["turns"]
+    assert done["result"]["warnings"] == cli["warnings"]
+    # the board elements each turn touches, for hovering
+    for t in page:
+        first = t["moves"][0].removeprefix("play ")
+        assert t["targets"][0] == ("hand:Diplomat/Jupiter" if first == "Diplomat" else f"hand:{first}")
+    # play the top turn: the page sends it with the moves the hint saw
+    s = c.post("/api/play", json={"moves": page[0]["moves"], "expect": done["moveCount"]}).json()
+    assert s["moveCount"] == len(page[0]["moves"]) and s["player"] == "Bob"
+    r = c.post("/api/play", json={"moves": page[1]["moves"], "expect": done["moveCount"]})
+    assert r.status_code == 409
+
+
+def test_a_hint_is_refused_when_nobody_can_be_advised(tmp_path):
+    c = client(tmp_path)
+    r = c.post("/api/hint", json={"iterations": 100})
+    assert (r.status_code, r.json()) == (409, {"error": "no game is open; open a game file or start a new game"})
+    r = c.get("/api/job", params={"id": "hint-99"})
+    assert (r.status_code, r.json()) == (404, {"error": "no job 'hint-99': it finished long ago or never started"})
+    still_serving(c)
+
+
+def test_a_running_hint_can_be_stopped(tmp_path):
+    c = client(tmp_path)
+    new(c)
+    job = c.post("/api/hint", json={"seconds": 60, "jobs": 1}).json()
+    c.post("/api/stop", json={"job": job["job"]})
+    done = wait(c, job)
+    assert done["state"] == "stopped" and done["result"]["turns"]
+
+
+def test_the_review_on_the_page_is_the_cli_review(tmp_path):
+    import json
+    c = client(tmp_path)
+    new(c)
+    c.post("/api/play", json={"moves": ["play Prefect", "produce Campania"]})
+    c.post("/api/play", json={"moves": ["play Architect", "move land Roma > Casinum-Roma", "build Casinum", "done"]})
+    c.post("/api/play", json={"moves": ["play Tribune", "done"]})
+    done = wait(c, c.post("/api/review", json={"iterations": 300}).json())
+    assert done["state"] == "done", done
+    r = done["result"]
+    assert [(x["turn"], x["player"], x["start"]) for x in r["records"]] == [(1, "Ann", 0), (2, "Bob", 2), (3, "Cy", 6)]
+    assert r["out"] == str(tmp_path.resolve() / "g.review.jsonl") and r["searched"] == 3
+    cli = json.loads(run("review", tmp_path / "g.json", "--iterations", 300, "--json", "-q",
+                         "--out", tmp_path / "cli.review.jsonl").stdout)
+    assert [{k: v for k, v in x.items() if k != "start"} for x in r["records"]] == cli["turns"]
+    assert r["summary"] == cli["summary"]
+    # a point of the chart opens the position before that turn, read-only
+    v = c.get("/api/view", params={"at": 2}).json()
+    assert v["view"] == {"kind": "position", "at": 2, "of": 8} and v["player"] == "Bob" and v["moves"] == []
+    r = c.get("/api/view", params={"at": 9})
+    assert r.json() == {"error": "at: 9 is out of range for at; give an integer in 0..8"}
+
+
+def test_a_tournament_log_is_replayed(tmp_path):
+    import json
+    from concordia_ai.ai.bots import make_bot, play_game
+    bots = [make_bot("random", seed=1), make_bot("greedy", seed=2)]
+    played = play_game(bots, "italia", seed=11, record_texts=True)
+    folder = tmp_path / "runs" / "t1"
+    folder.mkdir(parents=True)
+    scores = played.game.scores()
+    record = {"block": 0, "rotation": 0, "index": 0, "seed": 11, "board": "italia", "players": 2,
+              "seats": [{"bot": "random", "spec": "random"}, {"bot": "random", "spec": "random:x"}],
+              "moves": played.texts, "scores": scores, "ranking": played.game.ranking(),
+              "ranks": [1 + played.game.ranking().index(s) for s in range(2)], "winner": "random"}
+    (folder / "games.jsonl").write_text(json.dumps(record) + "\n")
+    c = client(tmp_path)
+    assert c.get("/api/files").json()["logs"] == ["runs/t1/games.jsonl"]
+    listing = c.get("/api/replay", params={"file": "runs/t1/games.jsonl"}).json()
+    assert listing["games"] == [{"game": 0, "board": "italia", "players": 2, "seats": ["random", "random 2"],
+                                 "winner": "random", "scores": [s["total"] for s in scores],
+                                 "moves": len(played.texts)}]
+    start = c.get("/api/replay", params={"file": "runs/t1/games.jsonl", "game": 0, "at": 0}).json()
+    assert start["view"]["at"] == 0 and start["turn"] == 1 and start["moves"] == []
+    end = c.get("/api/replay", params={"file": "runs/t1/games.jsonl", "game": 0, "at": len(played.texts)}).json()
+    assert end["over"] is True and [p["vp"] for p in end["players"]] == [s["total"] for s in scores]
+    r = c.get("/api/replay", params={"file": "runs/t1/games.jsonl", "game": 1})
+    assert r.json() == {"error": "game: 1 is out of range for game; give an integer in 0..0"}
+    (folder / "bad.jsonl").write_text("{\n")
+    r = c.get("/api/replay", params={"file": "runs/t1/bad.jsonl"})
+    assert (r.status_code, r.json()) == (400, {"error": f"log {folder.resolve() / 'bad.jsonl'}: line 1 is not a game "
+                                                        "record (is not valid JSON (line 1, column 2: Expecting "
+                                                        "property name enclosed in double quotes)); the log is damaged"})
+    still_serving(c)

@@ -55,9 +55,10 @@ def test_targets_of_each_kind_of_move():
     hand = {"Diplomat/Jupiter": 1, "Diplomat/Mars": 1, "Tribune": 1}
     assert targets.targets(g, "play Diplomat", hand) == ["hand:Diplomat/Jupiter", "hand:Diplomat/Mars"]
     assert targets.targets(g, "move sea Knossos > Chersonasos-Knossos") == ["city:Knossos",
-                                                                          "route:Chersonasos-Knossos"]
+                                                                          "route:sea:Chersonasos-Knossos"]
     assert targets.targets(g, "move land Lappa-Rhethymna > Eleutherna-Rhethymna") == [
-        "route:Lappa-Rhethymna", "route:Eleutherna-Rhethymna"]
+        "route:land:Lappa-Rhethymna", "route:land:Eleutherna-Rhethymna"]
+    assert targets.targets(g, "enter Berenice-FRANKINCENSE") == ["route:sea:Berenice-FRANKINCENSE"]
     assert targets.targets(g, "produce Brown cloth") == ["province:Brown", "good:cloth"]
     assert targets.targets(g, "produce Green") == ["province:Green"]
     assert targets.targets(g, "buy Architect/I paying tool") == ["card:Architect/I", "good:tool"]
@@ -78,7 +79,9 @@ def test_the_drawing_shows_the_position():
     # Casinum's good, Ann's house there, her colonist on Casinum-Roma, the escaped name of a player
     assert '<title>Casinum: tool</title>' in svg
     assert "<title>Ann&#x27;s house</title>" in svg
-    assert '<g class="el pawns" data-el="route:Casinum-Roma">' in svg
+    assert '<g class="el pawns" data-el="route:land:Casinum-Roma">' in svg
+    # a land and a sea route between Cosa and Roma: two elements, drawn side by side
+    assert 'data-el="route:land:Cosa-Roma"' in svg and 'data-el="route:sea:Cosa-Roma"' in svg
     assert "&lt;Cy&gt;: land colonist" in svg and "<Cy>" not in svg
     # every bonus marker on its banner, goods side up at the start: one rect per province
     assert svg.count('class="marker"') == 11

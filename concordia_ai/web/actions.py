@@ -275,6 +275,8 @@ def bounded_int(value, field: str, low: int, high: int) -> int:
     """An integer field of a request in low..high (a string of digits from a query is taken too)."""
     if high < low:
         raise WebError(400, f"{field}: nothing to choose from")
+    if isinstance(value, str) and len(value) <= limits.MAX_NUMBER_CHARS and value.strip().lstrip("-").isdigit():
+        value = int(value)      # a query string's number
     try:
         return int(limits.Bound(field, low, high).check(value, field))
     except limits.LimitError as e:

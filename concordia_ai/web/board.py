@@ -61,9 +61,31 @@ def geometry(board: str) -> Geometry:
 
 
 def route_names(game: Game) -> list[tuple[str, str, str, bool]]:
-    """(route id 'A-B' as the notation names it, end a, end b, sea?) for every route of the board."""
+    """(route 'A-B' as the notation names it, end a, end b, sea?) for every route of the board."""
     c = game.board.cities
     return [(f"{c[a]}-{c[b]}", c[a], c[b], bool(sea)) for a, b, sea, _ in game.board.routes]
+
+
+def route_id(name: str, sea: bool) -> str:
+    return f"route:{'sea' if sea else 'land'}:{name}"
+
+
+def ends(geo, a: str, z: str, sea: bool, twins: set) -> tuple[float, float, float, float]:
+    """A route's two end points; a land and a sea route between the same cities are drawn side by side."""
+    (xa, ya), (xz, yz) = geo.points[a], geo.points[z]
+    if (a, z) in twins:
+        length = math.hypot(xz - xa, yz - ya) or 1.0
+        shift = 4.5 if sea else -4.5
+        dx, dy = -(yz - ya) / length * shift, (xz - xa) / length * shift
+        xa, ya, xz, yz = xa + dx, ya + dy, xz + dx, yz + dy
+    return round(xa, 1), round(ya, 1), round(xz, 1), round(yz, 1)
+
+
+def twin_routes(routes) -> set:
+    kinds: dict = {}
+    for _, a, z, sea in routes:
+        kinds.setdefault((a, z), set()).add(sea)
+    return {pair for pair, k in kinds.items() if len(k) == 2}
 
 
 def svg(game: Game, pos: dict | None = None) -> str:
@@ -133,12 +155,13 @@ def _marker(info: dict, spot, name: str) -> list[str]:
 
 def _routes(geo, routes) -> list[str]:
     out = ['<g class="routes">']
+    twins = twin_routes(routes)
     for rid, a, z, sea in routes:
         if a not in geo.points or z not in geo.points:
             continue
-        (xa, ya), (xz, yz) = geo.points[a], geo.points[z]
+        xa, ya, xz, yz = ends(geo, a, z, sea, twins)
         kind = "sea" if sea else "land"
-        out.append(f'<g class="el route {kind}" data-el="{escape("route:" + rid)}"><title>{escape(rid)} '
+        out.append(f'<g class="el route {kind}" data-el="{escape(route_id(rid, sea))}"><title>{escape(rid)} '
                    f'({kind})</title>'
                    f'<line x1="{xa}" y1="{ya}" x2="{xz}" y2="{yz}" class="road"/>'
                    f'<line x1="{xa}" y1="{ya}" x2="{xz}" y2="{yz}" class="hit"/></g>')
@@ -199,22 +222,26 @@ def _houses(x: float, y: float, seats: list[int], names: list[str]) -> list[str]
 
 def _colonists(game, pos, geo, routes) -> list[str]:
     """Colonists on routes at the route's middle, side by side; in a city (Roma) beside it."""
-    by_id = {rid: (a, z) for rid, a, z, _ in routes}
+    by_id = {(rid, sea): (a, z) for rid, a, z, sea in routes}
     flipped = {f"{z}-{a}": rid for rid, a, z, _ in routes}
-    spots: dict[str, list[tuple[int, str]]] = {}
+    twins = twin_routes(routes)
+    spots: dict[tuple, list[tuple[int, str]]] = {}
     for seat, p in enumerate(pos["players"]):
         for kind in ("land", "sea"):
             for place in p["colonists"][kind]:
-                if place != "storehouse":
-                    spots.setdefault(flipped.get(place, place), []).append((seat, kind))
+                if place == "storehouse":
+                    continue
+                name = flipped.get(place, place)
+                key = (name, kind == "sea") if (name, kind == "sea") in by_id else (name, None)
+                spots.setdefault(key, []).append((seat, kind))
     out = ['<g class="colonists">']
-    for place, who in spots.items():
-        if place in by_id:
-            (xa, ya), (xz, yz) = geo.points[by_id[place][0]], geo.points[by_id[place][1]]
+    for (place, sea), who in spots.items():
+        if sea is not None:
+            xa, ya, xz, yz = ends(geo, *by_id[(place, sea)], sea, twins)
             cx, cy = (xa + xz) / 2, (ya + yz) / 2
             length = math.hypot(xz - xa, yz - ya) or 1.0
             ux, uy = (xz - xa) / length, (yz - ya) / length
-            el = f' data-el="{escape("route:" + place)}"'
+            el = f' data-el="{escape(route_id(place, sea))}"'
         elif place in geo.points:       # in a city (Roma at the start): a block of pawns to its right
             x, y = geo.points[place]
             out.append(f'<g class="el pawns" data-el="{escape("city:" + place)}">')

@@ -1,8 +1,8 @@
 """Searches that take seconds (a hint, a review) run in a background thread while the page polls their
 progress; the core's search releases the GIL, so the server keeps answering meanwhile.
 
-A hint is the whole-turn search of `concordia hint` (protocol.analyze.sliced_search, the turns of
-ai.turns); a review grades every recorded turn with table.review, as `concordia review` does. Each job
+A hint is the whole-turn search of `concordia hint` (ai.search.search, shown as protocol.analyze.turn_dicts
+with the notes of ai.turns.hint_warnings); a review grades every recorded turn with table.review, as `concordia review` does. Each job
 remembers the moves of the game it started from, so a result is never applied to a game that has
 moved on.
 """
@@ -11,10 +11,8 @@ from __future__ import annotations
 import itertools
 import threading
 import time
-from dataclasses import replace
-
 from .. import core
-from ..ai.search import SearchConfig
+from ..ai.search import SearchConfig, effective_eval, search
 from ..ai.turns import hint_warnings, recorded_turns
 from ..engine import limits
 from ..engine.game import Game
@@ -23,7 +21,6 @@ from ..table import review as rv
 from . import targets
 from .security import WebError
 
-HINT_SLICES = 10          # the hint's budget in slices: the progress bar moves after each
 MAX_RUNNING = 2           # searches at once (this machine's other work needs its cores too)
 KEEP_FINISHED = 20
 
@@ -91,13 +88,14 @@ def one_line(text: str) -> str:
     return " ".join(str(text).split())
 
 
-def search_config(body: dict, default_seconds: float, default_jobs: int = 1) -> tuple[SearchConfig, str]:
-    """The budget a request asks for, within the CLI's bounds: iterations or seconds (not both), jobs, seed."""
+def search_config(body: dict, default_seconds: float, timed_jobs: int = 1) -> tuple[SearchConfig, str]:
+    """The budget a request asks for, within the CLI's bounds: iterations or seconds (not both), jobs and
+    seed. As `concordia hint`: a time budget runs `timed_jobs` searches at once, an iteration budget one."""
     iterations, seconds = body.get("iterations"), body.get("seconds")
     if iterations is not None and seconds is not None:
         raise WebError(400, "give one budget: iterations or seconds, not both")
     try:
-        jobs = limits.SEARCH_JOBS.check(body.get("jobs", default_jobs), "jobs")
+        jobs = limits.SEARCH_JOBS.check(body.get("jobs", 1 if iterations is not None else timed_jobs), "jobs")
         seed = limits.SEED.check(body.get("seed", 0), "seed")
         if iterations is not None:
             n = limits.ITERATIONS.check(iterations, "iterations")
@@ -109,34 +107,33 @@ def search_config(body: dict, default_seconds: float, default_jobs: int = 1) -> 
 
 
 def hint_work(game: Game, config: SearchConfig, top: int):
-    """The work of a hint job: a sliced whole-turn search of `game`, its best `top` turns as the page
-    shows them (win %, VP, margin, loss, the elements each turn touches on the board)."""
+    """The work of a hint job: the search `concordia hint` runs (ai.search.search, the same budget and seed
+    give the same turns), its best `top` whole turns as the page shows them (win %, VP, margin, loss, the
+    elements each turn touches on the board). A time budget's progress follows the clock; an iteration
+    budget has no clock to follow, so the page shows the seconds spent."""
     def work(job: Job) -> dict:
-        slices = HINT_SLICES if (config.iterations or 0) >= HINT_SLICES else 1
-        done = [0]
         total = config.seconds if config.seconds and not config.iterations else None
-
-        def tick(partial):
-            done[0] += 1
-            job.progress = done[0] / slices
-            job.detail = f"{partial.iterations:,} iterations"
-
-        if total:       # a time budget: the bar follows the clock between slices
-            watcher = threading.Thread(target=_clock, args=(job, total), daemon=True)
-            watcher.start()
-        result = analyze.sliced_search(game, config if total else replace(config, seconds=0.0),
-                                       slices=slices, on_slice=tick, stop=job.stop)
+        watcher = threading.Thread(target=_clock, args=(job, total), daemon=True)
+        watcher.start()
+        result = search(game, config, job.stop)
         turns = analyze.turn_dicts(game, result, top)
         for t, cand in zip(turns, result.turns):
             t["targets"] = turn_targets(game, cand.moves)
+        warnings = hint_warnings(result.turns, result.searches)
+        if effective_eval(config.eval, game.n_players) != "net":
+            warnings.append("win % here is the search's own estimate with the hand formula (the default with 2 "
+                            "players); no calibration map applies to it")
         return {"player": game.names[game.decider], "turns": turns, "iterations": result.iterations,
-                "warnings": hint_warnings(result.turns, result.searches)}
+                "warnings": warnings}
     return work
 
 
-def _clock(job: Job, total: float) -> None:
+def _clock(job: Job, total: float | None) -> None:
     while job.state == "running":
-        job.progress = max(job.progress, min(0.99, (time.monotonic() - job.started) / total))
+        spent = time.monotonic() - job.started
+        if total:
+            job.progress = max(job.progress, min(0.99, spent / total))
+        job.detail = f"{spent:.1f} s"
         time.sleep(0.1)
 
 

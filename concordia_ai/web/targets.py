@@ -1,7 +1,8 @@
 """Which elements of the page a legal move is made by tapping.
 
 Every legal move of the moment names the board and panel elements that stand for it, as ids the page
-puts on its elements (`data-el`): `route:A-B`, `city:Name`, `province:Name`, `card:Architect/II` (a
+puts on its elements (`data-el`): `route:land:A-B` (a land and a sea route may join the same two
+cities), `city:Name`, `province:Name`, `card:Architect/II` (a
 display card), `hand:Prefect`, `top:Farmer` (a top discard to copy), `good:wine`, `colonist:land`,
 `unseen:Mason/II` (a card to reveal). The page narrows the moves to those naming every element tapped,
 in the order tapped, and plays the move when one is left. Moves with no element (`done`, `cash`) are
@@ -30,8 +31,8 @@ def targets(game: Game, text: str, hand: dict[str, int] | None = None) -> list[s
     if verb == "move":
         m = _MOVE.match(text)
         if m:
-            _, start, route = m.groups()
-            return [place(game, start), f"route:{route}"]
+            kind, start, route = m.groups()
+            return [place(game, start, kind), f"route:{kind}:{route}"]
     if verb == "build":
         return [f"city:{rest}"]
     if verb == "produce":
@@ -49,14 +50,14 @@ def targets(game: Game, text: str, hand: dict[str, int] | None = None) -> list[s
         return [f"city:{city}", f"colonist:{kind}"]
     if verb == "reveal":
         return [f"unseen:{rest}"]
-    if verb == "enter":
-        return [f"route:{rest}"]
+    if verb == "enter":         # Aegyptus: a sea colonist's line onto a special square
+        return [f"route:sea:{rest}"]
     return []
 
 
-def place(game: Game, name: str) -> str:
-    """A colonist's place as an element: a route `A-B` or a city (Roma, a city placed in)."""
-    return f"city:{name}" if name in game.board.cities else f"route:{name}"
+def place(game: Game, name: str, kind: str) -> str:
+    """A colonist's place as an element: a route of its kind, or a city (Roma, a city placed in)."""
+    return f"city:{name}" if name in game.board.cities else f"route:{kind}:{name}"
 
 
 def split_good(game: Game, rest: str) -> tuple[str, str | None]:
