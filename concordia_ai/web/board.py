@@ -100,8 +100,10 @@ def svg(game: Game, pos: dict | None = None) -> str:
     out += _provinces(game, pos, geo, routes)
     out += _routes(geo, routes)
     out += _specials(game, pos, geo)
-    out += _cities(game, pos, geo)
+    names: list[str] = []
+    out += _cities(game, pos, geo, names)
     out += _colonists(game, pos, geo, routes)
+    out += ['<g class="names">'] + names + ["</g>"]       # above the colonists: every name stays readable
     out += _legend(game, geo)
     out.append("</svg>")
     return "\n".join(out)
@@ -169,8 +171,9 @@ def _routes(geo, routes) -> list[str]:
     return out
 
 
-def _cities(game, pos, geo) -> list[str]:
-    """Each city: its good token (lettered until the good is known), its name, its houses."""
+def _cities(game, pos, geo, names: list[str]) -> list[str]:
+    """Each city: its good token (lettered until the good is known) and its houses; its name goes to
+    `names`, drawn last."""
     b = game.board
     houses: dict[str, list[int]] = {}
     for seat, p in enumerate(pos["players"]):
@@ -189,7 +192,7 @@ def _cities(game, pos, geo) -> list[str]:
         if i == b.start_city:
             out.append(f'<rect x="{x - 17}" y="{y - 17}" width="34" height="34" rx="6" class="capital"/>'
                        f'<path d="M{x - 9} {y + 9} v-8 a9 9 0 0 1 18 0 v8" class="arch"/>')
-            out.append(f'<text x="{x}" y="{y + 31}" class="city-name capital-name">{escape(name)}</text>')
+            names.append(f'<text x="{x}" y="{y + 31}" class="city-name capital-name">{escape(name)}</text>')
         else:
             good = pos["cities"].get(name)
             fill = GOOD_COLORS.get(good, "#f4efe2")
@@ -199,7 +202,7 @@ def _cities(game, pos, geo) -> list[str]:
             letter = b.city_letter[i]
             if good is None and 0 <= letter < len(letters):
                 out.append(f'<text x="{x}" y="{y + 4}" class="letter">{letters[letter]}</text>')
-            out.append(f'<text x="{x}" y="{y + 27}" class="city-name">{escape(name)}</text>')
+            names.append(f'<text x="{x}" y="{y + 27}" class="city-name">{escape(name)}</text>')
         out.append(f'<circle cx="{x}" cy="{y}" r="19" class="ring"/>')
         out += _houses(x, y, houses.get(name, []), game.names)
         out.append("</g>")
@@ -242,14 +245,17 @@ def _colonists(game, pos, geo, routes) -> list[str]:
             length = math.hypot(xz - xa, yz - ya) or 1.0
             ux, uy = (xz - xa) / length, (yz - ya) / length
             el = f' data-el="{escape(route_id(place, sea))}"'
-        elif place in geo.points:       # in a city (Roma at the start): a block of pawns to its right
+        elif place in geo.points:       # in a city (Roma at the start): a block of pawns where there is room
             x, y = geo.points[place]
-            out.append(f'<g class="el pawns" data-el="{escape("city:" + place)}">')
             rows = 2 if len(who) > 3 else 1
             cols = math.ceil(len(who) / rows)
+            bx, by = _free_side(geo, place, cols * 16, rows * 18)
+            out.append(f'<g class="el pawns" data-el="{escape("city:" + place)}">')
+            out.append(f'<rect x="{round(bx - 3, 1)}" y="{round(by - 18, 1)}" width="{cols * 16 + 6}" '
+                       f'height="{rows * 18 + 9}" rx="7" class="pawn-bed"/>')
             for k, (seat, kind) in enumerate(sorted(who, key=lambda sk: (sk[1], sk[0]))):
-                px = round(x + 27 + (k % cols) * 15, 1)
-                py = round(y - 6 + (k // cols) * 17 - (rows - 1) * 6, 1)
+                px = round(bx + 8 + (k % cols) * 16, 1)
+                py = round(by + (k // cols) * 18, 1)
                 out.append(_pawn(px, py, seat, kind, game.names[seat]))
             out.append("</g>")
             continue
@@ -267,6 +273,20 @@ def _colonists(game, pos, geo, routes) -> list[str]:
         out.append("</g>")
     out.append("</g>")
     return out
+
+
+def _free_side(geo, city: str, w: float, h: float) -> tuple[float, float]:
+    """The top-left corner for a w x h block beside `city`, on the side farthest from the other cities."""
+    x, y = geo.points[city]
+    others = [p for name, p in geo.points.items() if name != city] + [(x, y + 31), (x - 20, y + 31), (x + 20, y + 31)]
+    best, where = -1.0, (x + 24, y - 6)
+    for k in range(8):
+        a = math.radians(45 * k)
+        cx, cy = x + math.cos(a) * (30 + w / 2), y + math.sin(a) * (30 + h / 2)
+        room = min((math.hypot(cx - ox, cy - oy) for ox, oy in others), default=1e9)
+        if room > best:
+            best, where = room, (cx - w / 2, cy - h / 2 + 12)
+    return where
 
 
 def _pawn(x: float, y: float, seat: int, kind: str, name: str) -> str:

@@ -57,6 +57,7 @@ async function api(path, body) {
   return data;
 }
 
+function count(n, one, many) { return `${n} ${n === 1 ? one : many}`; }
 function pct(x) { return x === null || x === undefined ? "–" : (100 * x).toFixed(1); }
 function signed(x) { return (x >= 0 ? "+" : "") + x.toFixed(1); }
 
@@ -144,9 +145,8 @@ function header(s) {
                    onclick: () => act(() => change("/api/redo", {}))}, "↷ Redo"),
       h("span", {class: "sep"}),
       h("button", {id: "review", onclick: () => background(startReview), disabled: !S.live}, "Review"),
-      h("select", {id: "review-budget", title: "search per turn"},
-        h("option", {value: "it:1000"}, "1,000 it/turn"), h("option", {value: "s:1", selected: true}, "1 s/turn"),
-        h("option", {value: "s:3"}, "3 s/turn")),
+      budgetSelect("review-budget", "search per turn",
+                   [["it:1000", "1,000 it/turn"], ["s:1", "1 s/turn"], ["s:3", "3 s/turn"]]),
       h("button", {id: "games", onclick: () => act(openGames)}, "Games…")));
 }
 
@@ -404,38 +404,48 @@ function houseIcon() {
 function hintPanel() {
   const box = h("section", {class: "panel hint", id: "hint"},
     h("div", {class: "hint-head"}, h("h3", {}, "Hint"),
-      h("select", {id: "hint-budget", title: "search budget"},
-        h("option", {value: "it:3000"}, "quick (3,000 it.)"), h("option", {value: "s:1"}, "1 s"),
-        h("option", {value: "s:3", selected: true}, "3 s (as concordia hint)"), h("option", {value: "s:10"}, "10 s")),
+      budgetSelect("hint-budget", "search budget",
+                   [["it:3000", "quick (3,000 it.)"], ["s:1", "1 s"], ["s:3", "3 s (as concordia hint)"], ["s:10", "10 s"]]),
       h("button", {id: "hint-go", onclick: () => background(startHint),
                    disabled: !S.state || S.state.view || S.state.over || S.state.decider === "chance"}, "Suggest turns")),
     h("div", {class: "progress", id: "hint-progress"}, h("div", {class: "bar"}), h("span", {class: "label"})));
   const r = S.hint;
   if (r && r.turns) {
-    const table = h("table", {class: "turns", id: "hint-turns"},
-      h("tr", {}, h("th", {}, "#"), h("th", {}, `whole turn for ${r.player}`), h("th", {}, "win %"),
-        h("th", {}, "VP"), h("th", {}, "margin"), h("th", {}, "loss"), h("th", {}, "")));
+    const list = h("div", {class: "hint-turns", id: "hint-turns"},
+      h("div", {class: "help"}, `Whole turns for ${r.player}, best first (win % less two standard errors)`));
     r.turns.forEach((t, i) => {
-      const row = h("tr", {class: "turn-row", "data-turn": i},
-        h("td", {}, i + 1), h("td", {class: "turn-moves"}, t.moves.join("; ")),
-        h("td", {}, `${pct(t.winrate)} ± ${pct(t.winrateSe)}`), h("td", {}, t.vp.toFixed(1)),
-        h("td", {}, signed(t.scoreLead)), h("td", {}, i ? pct(t.lossWinrate) : "–"),
-        h("td", {}, h("button", {class: "small play-turn", onclick: () => act(() => play(t.moves, r.moveCount))},
-          "Play this turn")));
+      const loss = i ? `loss ${pct(t.lossWinrate)} win % · ${t.lossVp.toFixed(1)} VP` : "best";
+      const row = h("div", {class: "turn-row", "data-turn": i, "data-targets": JSON.stringify(t.targets)},
+        h("div", {class: "turn-line"}, h("span", {class: "rank"}, i + 1),
+          h("span", {class: "turn-moves"}, t.moves.join("; ")),
+          h("button", {class: "small play-turn", title: "record this turn in the game",
+                       onclick: () => act(() => play(t.moves, r.moveCount))}, "Play this turn")),
+        h("div", {class: "turn-stats"},
+          h("b", {}, `${pct(t.winrate)} ± ${pct(t.winrateSe)} % win`), ` · ${t.vp.toFixed(1)} VP · margin ${signed(t.scoreLead)} · ${loss}`));
       row.addEventListener("mouseenter", () => light(t.targets, "hint"));
       row.addEventListener("mouseleave", () => light());
-      table.append(row);
+      list.append(row);
     });
-    box.append(table);
+    box.append(list);
     if (r.warnings && r.warnings.length) box.append(h("ul", {class: "notes"}, r.warnings.map(w => h("li", {}, w))));
     box.append(h("p", {class: "help"}, `${r.iterations.toLocaleString()} iterations · hover a turn to see it on the board`));
   }
   return box;
 }
 
+// the budgets chosen survive the page's redraws; any "it:N" or "s:N" value is understood
+const BUDGETS = {"hint-budget": "s:3", "review-budget": "s:1"};
+
+function budgetSelect(id, title, options) {
+  const chosen = BUDGETS[id];
+  if (!options.some(([v]) => v === chosen)) options = options.concat([[chosen, chosen.replace("it:", "") + (chosen.startsWith("it:") ? " it." : " s")]]);
+  const sel = h("select", {id, title, onchange: e => { BUDGETS[id] = e.target.value; }},
+    options.map(([v, label]) => h("option", {value: v, selected: v === chosen}, label)));
+  return sel;
+}
+
 function budget(id) {
-  const v = (document.getElementById(id) || {}).value || "s:3";
-  const [kind, n] = v.split(":");
+  const [kind, n] = BUDGETS[id].split(":");
   return kind === "it" ? {iterations: +n} : {seconds: +n};
 }
 
@@ -463,9 +473,10 @@ async function startHint() {
 
 // ------------------------------------------------------------------ review
 async function startReview() {
+  const body = budget("review-budget");
   S.review = {running: true};
   draw();
-  const job = await runJob("/api/review", budget("review-budget"), "review-progress");
+  const job = await runJob("/api/review", body, "review-progress");
   S.review = job.result;
   draw();
   document.getElementById("review-panel").scrollIntoView({behavior: "smooth"});
@@ -495,7 +506,9 @@ function reviewPanel() {
     rows.append(tr);
   }
   box.append(h("div", {class: "summary"}, r.summary.map(row =>
-    h("span", {}, h("b", {}, row.player), ` ${row.graded} graded: ${row.inaccuracies} inaccuracies, ${row.mistakes} mistakes, ${row.blunders} blunders`))));
+    h("span", {}, h("b", {}, row.player), ` ${row.graded} graded: ${count(row.inaccuracies, "inaccuracy", "inaccuracies")}, ` +
+      `${count(row.mistakes, "mistake", "mistakes")}, ${count(row.blunders, "blunder", "blunders")}` +
+      (row.meanLossWin === null ? "" : `; mean loss ${pct(row.meanLossWin)} win %, ${row.meanLossVp.toFixed(1)} VP`)))));
   box.append(rows);
   return box;
 }
@@ -519,7 +532,13 @@ function drawChart() {
   }
   const fair = 1 / r.players.length;
   svg.append(svgEl("line", {x1: L, x2: W - R, y1: Y(fair), y2: Y(fair), class: "fair"}));
-  const xl = svgEl("text", {x: W - R, y: H - 6, class: "axis", "text-anchor": "end"});
+  const step = Math.max(1, Math.ceil((maxT - minT) / 12));
+  for (let t = minT; t <= maxT; t += step) {
+    const tick = svgEl("text", {x: X(t), y: H - 12, class: "axis", "text-anchor": "middle"});
+    tick.textContent = t;
+    svg.append(tick);
+  }
+  const xl = svgEl("text", {x: L, y: H - 1, class: "axis"});
   xl.textContent = "turn";
   svg.append(xl);
   const colors = (S.live || S.state).players.map(p => p.color);
@@ -627,7 +646,7 @@ function drawStart(files) {
     h("div", {id: "layout-fields"}),
     h("button", {type: "submit", id: "start-table"}, "Start"));
   table.addEventListener("submit", ev => { ev.preventDefault(); act(() => startGame(table, layoutOf(table))); });
-  table.querySelector("#table-map").addEventListener("change", e => act(() => layoutFields(e.target.value)));
+  table.querySelector("#table-map").addEventListener("change", e => background(() => layoutFields(e.target.value)));
 
   const open = h("section", {class: "panel start-card"}, h("h2", {}, "Open"),
     h("h4", {}, "Game files here"),
@@ -642,7 +661,7 @@ function drawStart(files) {
       h("span", {class: "where"}, files.folder))),
     h("main", {class: "start"}, sim, table, open), h("div", {id: "log", class: "log"}));
   drawLog();
-  act(() => layoutFields("italia"));
+  background(() => layoutFields("italia"));
 }
 
 function field(name, label, input) {
