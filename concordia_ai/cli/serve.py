@@ -44,6 +44,9 @@ def serve(game_file, host, port):
     except OSError as e:
         raise UserError(f"--host/--port: cannot listen on {host}:{port} ({e.strerror or e}); try another --port")
     click.echo(f"concordia board: {address}")
+    if host in ("0.0.0.0", "::"):
+        click.echo(f"from other machines: http://{socket.gethostname()}:{port}/?token={token} (or this machine's "
+                   "address in place of its name)")
     click.echo(f"serving {server.folder_of(game_file)}" + (f"; the token is required on {host}" if token else "")
                + "; Ctrl-C stops it")
     server.run(app, host.strip("[]"), port)
