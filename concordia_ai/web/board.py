@@ -19,9 +19,13 @@ PLAYER_COLORS = ("#d7263d", "#1f6fd1", "#2a9d3a", "#f2b705", "#3a3a3a")
 GOOD_COLORS = {"brick": "#b4532a", "food": "#f0c419", "tool": "#7d8b99", "wine": "#7a2c6e", "cloth": "#e58fb1"}
 PROVINCE_TINTS = ("#c9a96e", "#8fb98b", "#d49a7a", "#9db4d6", "#c4a3cf", "#d6c46f", "#86c2b8", "#e0a3a3",
                   "#a8b878", "#b59b8a", "#9fc0e0", "#d8b38c")
+# Creta's provinces are named by their printed colours
+NAMED_TINTS = {"yellow": "#e3cf6a", "red": "#d98b8b", "green": "#8fbf86", "purple": "#b79ad1", "blue": "#8fb0dc",
+               "grey": "#a9acb0", "orange": "#e7a86b", "olive": "#aab06a", "brown": "#b48c6e"}
 # board width in drawing units: the closest cities come out about 70 units apart on every board
 UNITS = {"imperium": 1100, "italia": 1000, "creta": 1200, "aegyptus": 500}
 MARGIN = 46
+KEY_BOARDS = ("creta", "aegyptus")     # their bonus markers sit in a key beside the map, named there
 
 
 @lru_cache(maxsize=None)
@@ -116,7 +120,7 @@ def _provinces(game, pos, geo, routes) -> list[str]:
     province_of = {b.cities[i]: b.provinces[v] for i, v in enumerate(b.city_province) if v >= 0}
     out = []
     for v, name in enumerate(b.provinces):
-        tint = PROVINCE_TINTS[v % len(PROVINCE_TINTS)]
+        tint = NAMED_TINTS.get(name.lower(), PROVINCE_TINTS[v % len(PROVINCE_TINTS)])
         cities = [c for c, p in province_of.items() if p == name and c in geo.points]
         el = escape(f"province:{name}")
         out.append(f'<g class="el province" data-el="{el}"><title>{escape(name)}</title>')
@@ -133,6 +137,11 @@ def _provinces(game, pos, geo, routes) -> list[str]:
         if "label" in spots:
             x, y = spots["label"]
             out.append(f'<text x="{x}" y="{y}" class="province-name">{escape(name.upper())}</text>')
+        if "marker" in spots:       # the banner (or the key's square) in the province's colour
+            x, y = spots["marker"]
+            out.append(f'<rect x="{x - 15}" y="{y - 17}" width="30" height="34" rx="6" class="banner" fill="{tint}"/>')
+            if pos["board"] in KEY_BOARDS:
+                out.append(f'<text x="{x}" y="{y + 28}" class="key-name">{escape(name)}</text>')
         out += _marker(pos["provinces"].get(name, {}), spots.get("marker"), name)
         out.append("</g>")
     return out
