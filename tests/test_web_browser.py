@@ -98,7 +98,7 @@ def classes(driver, data_el: str) -> str:
 
 
 def text_of(driver, css: str) -> str:
-    return driver.execute_script("const e = document.querySelector(arguments[0]); return e ? e.innerText : '';", css)
+    return driver.execute_script("const e = document.querySelector(arguments[0]); return e ? e.textContent : '';", css) or ""
 
 
 def el(driver, data_el: str):
@@ -278,3 +278,34 @@ def test_a_game_started_on_the_page(browser, tmp_path):
     finally:
         server.should_exit = True
         thread.join(5)
+
+
+def test_a_tournament_game_stepped_through(browser, board, tmp_path):
+    from concordia_ai.ai.bots import make_bot, play_game
+    played = play_game([make_bot("greedy", seed=1), make_bot("heuristic", seed=2), make_bot("random", seed=3)],
+                       "italia", seed=5, record_texts=True)
+    g = played.game
+    record = {"block": 0, "rotation": 0, "index": 0, "seed": 5, "board": "italia", "players": 3,
+              "seats": [{"bot": b, "spec": b} for b in ("greedy", "heuristic", "random")], "moves": played.texts,
+              "scores": g.scores(), "ranking": g.ranking(), "ranks": [1 + g.ranking().index(s) for s in range(3)],
+              "winner": ("greedy", "heuristic", "random")[g.ranking()[0]]}
+    (tmp_path / "t1").mkdir()
+    (tmp_path / "t1" / "games.jsonl").write_text(json.dumps(record) + "\n")
+    open_board(browser, board)
+    idle(browser)
+    browser.find_element(By.ID, "games").click()
+    wait_for(browser, lambda d: d.find_elements(By.CSS_SELECTOR, ".log-file"))
+    browser.find_element(By.CSS_SELECTOR, ".log-file").click()
+    wait_for(browser, lambda d: d.find_elements(By.CSS_SELECTOR, "#replay-games .turn-row"))
+    idle(browser)
+    browser.find_element(By.CSS_SELECTOR, "#replay-games .turn-row").click()
+    wait_for(browser, lambda d: "move 0 of" in text_of(d, ".banner"))
+    for _ in range(3):
+        idle(browser)
+        browser.find_element(By.ID, "replay-next").click()
+    wait_for(browser, lambda d: f"move 3 of {len(played.texts)}" in text_of(d, ".banner"))
+    assert text_of(browser, ".banner").startswith("Replay: game 1 greedy · heuristic · random")
+    assert browser.execute_script("return document.querySelectorAll('#decide .move').length") == 0
+    idle(browser)
+    browser.find_element(By.XPATH, "//button[text()='Back to the game']").click()
+    settled(browser, "turn 1 (round 1): Ann's turn")

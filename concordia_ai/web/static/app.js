@@ -602,7 +602,7 @@ function replayPanel() {
     S.replay.games.forEach(g => {
       const tr = h("tr", {class: "turn-row"}, h("td", {}, g.game + 1), h("td", {}, g.board),
         h("td", {}, g.seats.join(", ")), h("td", {}, g.scores.join(" · ")), h("td", {}, g.winner || ""), h("td", {}, g.moves));
-      tr.addEventListener("click", () => act(() => replayAt(g.game, 0)));
+      tr.addEventListener("click", () => act(async () => { await replayAt(g.game, 0); window.scrollTo({top: 0}); }));
       t.append(tr);
     });
     box.append(h("h4", {}, S.replay.file), t);
