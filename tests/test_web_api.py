@@ -172,10 +172,25 @@ def test_a_huge_body_is_refused_and_the_server_answers_on(tmp_path):
     r = c.post("/api/play", content=chunks())
     assert r.status_code == 413
     deep = b'{"moves": ' + b"[" * 100 + b"]" * 100 + b"}"
-    r = c.post("/api/play", content=deep)
+    r = c.post("/api/play", content=deep, headers={"content-type": "application/json"})
     assert r.json() == {"error": "the request body nests lists or objects 101 deep; at most 64 is allowed"}
     still_serving(c)
     assert c.get("/api/state").json()["moveCount"] == 0
+
+
+def test_another_site_cannot_post_moves(tmp_path):
+    c = client(tmp_path)
+    new(c)
+    r = c.post("/api/play", json={"moves": ["play Prefect"]}, headers={"origin": "http://evil.example"})
+    assert (r.status_code, r.json()) == (403, {"error": "the request comes from another site ('http://evil.example'); "
+                                                        "the board answers only its own page"})
+    # a form or a no-cors fetch elsewhere can only send text/plain or form data
+    r = c.post("/api/play", content=b'{"moves": ["play Prefect"]}', headers={"content-type": "text/plain"})
+    assert (r.status_code, r.json()) == (415, {"error": "a request to the board is JSON (Content-Type: "
+                                                        "application/json), not text/plain"})
+    assert c.get("/api/state").json()["moveCount"] == 0
+    r = c.post("/api/play", json={"moves": ["play Prefect"]}, headers={"origin": BASE})
+    assert r.status_code == 200
 
 
 def test_numbers_keep_the_cli_bounds(tmp_path):

@@ -53,6 +53,9 @@ async def read_body(request: Request) -> dict:
         if size > limits.REQUEST_BYTES:
             raise too_big()
         chunks.append(chunk)
+    kind = request.headers.get("content-type", "").split(";")[0].strip().lower()
+    if kind != "application/json":
+        raise WebError(415, f"a request to the board is JSON (Content-Type: application/json), not {kind or 'untyped'}")
     return read_json_body(b"".join(chunks))
 
 
@@ -86,6 +89,7 @@ class GuardMiddleware:
         request = Request(scope)
         try:
             self.guard.check_host(request.headers.get("host"))
+            self.guard.check_origin(request.headers.get("origin"), request.headers.get("host"))
             self.guard.check_token(request.query_params.get("token"), request.headers.get(TOKEN_HEADER),
                                    request.cookies.get(TOKEN_COOKIE))
         except WebError as e:

@@ -4,7 +4,9 @@ The board binds 127.0.0.1 by default, where only this machine reaches it. With a
 on the network could, so every request must then carry the random token printed at start (in the
 address as ?token=, in the X-Concordia-Token header, or in the cookie the page sets). The Host header
 is checked on every request, so a web page elsewhere cannot reach a loopback server through a DNS name
-of its own (DNS rebinding). A file named by the browser is resolved, links followed, and refused unless
+of its own (DNS rebinding), and so is the Origin a browser sends, so that another site's page cannot post
+moves to it; a request that changes something must be JSON (which a page elsewhere cannot send here
+without the browser asking first, and the board never allows it). A file named by the browser is resolved, links followed, and refused unless
 it lies inside the served folder. A request body is read up to limits.REQUEST_BYTES and no further.
 """
 from __future__ import annotations
@@ -61,6 +63,16 @@ class Guard:
         if not self.any_host and name not in allowed:
             raise WebError(403, f"the Host header {shown(header)} does not name this server; open "
                                 f"{self.address()} instead")
+
+    def check_origin(self, origin: str | None, host_header: str | None) -> None:
+        """A browser names the page a request comes from; only the board's own page may change a game
+        (another site's page could otherwise post moves to a board on this machine)."""
+        if not origin:
+            return
+        name = origin.split("://", 1)[-1].rstrip("/")
+        if name.lower() != (host_header or "").strip().lower():
+            raise WebError(403, f"the request comes from another site ({shown(origin)}); the board answers only "
+                                "its own page")
 
     def check_token(self, query: str | None, header: str | None, cookie: str | None) -> None:
         if self.token is None:
