@@ -5,9 +5,6 @@
 
 const TOKEN = new URLSearchParams(location.search).get("token");
 const GOODS = ["brick", "food", "tool", "wine", "cloth"];
-const GOOD_COLORS = {brick: "#b4532a", food: "#f0c419", tool: "#7d8b99", wine: "#7a2c6e", cloth: "#e58fb1"};
-const GOD_COLORS = {Vesta: "#9b9b9b", Jupiter: "#c0392b", Saturnus: "#2f6db3", Mercurius: "#d89c1b",
-                    Mars: "#8e5a2b", Minerva: "#4f8d3a"};
 
 const S = {
   state: null,        // the last state from the server (the live game, or a view)
@@ -200,7 +197,7 @@ function decisionPanel(s) {
       h("button", {class: "small", id: "clear", onclick: () => { S.selected = []; draw(); }}, "clear")));
   }
   const list = h("div", {class: "moves", id: "moves"});
-  const shown = S.selected.length ? cands : s.moves;
+  const shown = s.decider === "chance" ? [] : S.selected.length ? cands : s.moves;
   for (const m of shown.slice(0, 400)) {
     const b = h("button", {class: "move" + (m.targets.length ? "" : " plain"), "data-move": m.text,
                            onclick: () => act(() => play([m.text]))},
@@ -230,8 +227,6 @@ function tapHelp(s) {
 }
 
 function revealPicker(s) {
-  const counts = {};
-  for (const m of s.moves) counts[m.text] = (counts[m.text] || 0) + 1;
   return h("div", {class: "reveal panel-tap"},
     s.moves.map(m => h("button", {class: "card-btn el", "data-el": m.targets[0]},
       m.text.replace("reveal ", ""))));
@@ -316,10 +311,11 @@ async function change(path, body) {
 // ------------------------------------------------------------------ market and players
 function marketPanel(s) {
   const cards = s.display.map(d => {
-    const el = h("div", {class: "card el" + (d.card ? "" : " empty"), "data-el": d.card ? `card:${d.card}` : null},
+    const el = h("div", {class: "card el" + (d.card ? ` god-top-${d.god.toLowerCase()}` : " empty"),
+                         "data-el": d.card ? `card:${d.card}` : null},
       h("div", {class: "card-top"}, h("span", {class: "slot"}, d.slot),
         d.god ? h("span", {class: "god", "data-god": d.god}, d.god) : null),
-      h("div", {class: "card-name"}, d.name || "—"),
+      h("div", {class: "card-name"}, d.name || (s.decider === "chance" ? "the card turned up" : "—")),
       h("div", {class: "card-deck"}, d.card ? `deck ${d.card.split("/")[1]}` : ""),
       h("div", {class: "price"}, priceChips(d.price)));
     if (d.god) el.querySelector(".god").classList.add("god-" + d.god.toLowerCase());
@@ -355,7 +351,8 @@ function goodDot(g) {
 function playersPanel(s) {
   return h("section", {class: "players panel-tap"}, s.players.map(p => {
     const hand = Object.entries(p.hand).map(([label, n]) =>
-      h("span", {class: "hand-card el", "data-el": s.decider === p.name ? `hand:${label}` : null},
+      h("span", {class: `hand-card el god-edge-${(s.gods[label] || "").toLowerCase()}`,
+                 "data-el": s.decider === p.name ? `hand:${label}` : null, title: s.gods[label] || null},
         label, n > 1 ? h("b", {}, ` ×${n}`) : null));
     const goods = GOODS.map(g => h("span", {class: "good el" + (p.goods[g] ? "" : " none"),
                                             "data-el": s.decider === p.name ? `good:${g}` : null},
@@ -374,11 +371,13 @@ function playersPanel(s) {
       win,
       h("div", {class: "p-row"}, h("span", {class: "coins", title: "sestertii"}, `${p.coins}`),
         h("span", {class: "houses", title: "houses built"}, houseIcon(), ` ${p.houses}`), colonists,
-        h("span", {class: "space", title: "storehouse spaces used"}, `${p.space.used}/${p.space.of}`)),
+        h("span", {class: "space", title: "storehouse spaces used by goods and colonists"},
+          `storehouse ${p.space.used}/${p.space.of}`)),
       h("div", {class: "p-row goods"}, goods),
       h("div", {class: "p-row hand"}, hand),
       h("div", {class: "p-row top"}, "top discard: ",
-        p.top ? h("span", {class: "hand-card el", "data-el": `top:${p.top}`}, p.top) : h("i", {}, "none")));
+        p.top ? h("span", {class: `hand-card el god-edge-${(s.gods[p.top] || "").toLowerCase()}`, "data-el": `top:${p.top}`},
+          p.top) : h("i", {}, "none")));
     card.querySelector(".swatch").style.background = p.color;
     if (win) card.querySelector(".winbar .fill").style.width = `${(100 * p.win).toFixed(1)}%`;
     if (win) card.querySelector(".winbar .fill").style.background = p.color;
@@ -424,6 +423,7 @@ function hintPanel() {
           h("b", {}, `${pct(t.winrate)} ± ${pct(t.winrateSe)} % win`), ` · ${t.vp.toFixed(1)} VP · margin ${signed(t.scoreLead)} · ${loss}`));
       row.addEventListener("mouseenter", () => light(t.targets, "hint"));
       row.addEventListener("mouseleave", () => light());
+      row.addEventListener("click", ev => { if (!ev.target.closest("button")) light(t.targets, "hint"); });   // touch screens
       list.append(row);
     });
     box.append(list);
