@@ -50,7 +50,11 @@ async function api(path, body) {
   const r = await fetch(path, opts);
   let data;
   try { data = await r.json(); } catch (e) { data = {error: `the server answered ${r.status} without JSON`}; }
-  if (!r.ok) throw new Error(data.error || `error ${r.status}`);
+  if (!r.ok) {
+    const err = new Error(data.error || `error ${r.status}`);
+    err.status = r.status;
+    throw err;
+  }
   return data;
 }
 
@@ -72,8 +76,12 @@ async function act(fn) {
   if (S.busy) return;
   S.busy = true;
   document.body.classList.add("busy");
-  try { await fn(); } catch (e) { say(e.message, "error"); }
-  finally { S.busy = false; document.body.classList.remove("busy"); }
+  try { await fn(); } catch (e) {
+    say(e.message, "error");
+    if (e.status === 409 && S.live) {      // the game moved on elsewhere: show it as it is now
+      try { S.hint = null; show(await api("/api/state")); } catch (e2) { say(e2.message, "error"); }
+    }
+  } finally { S.busy = false; document.body.classList.remove("busy"); }
 }
 
 // ------------------------------------------------------------------ loading and polling
