@@ -26,6 +26,9 @@ FINALS = ("visits", "mean")
 EVALS = ("auto", "hand", "net")
 CHANCES = ("branch", "merge")
 TURNS_KEPT = 32          # whole turns read from each search tree (the most visited)
+TABLE_FOCUS = 0.25       # hint, review, play --suggested and analyze: the last quarter of the budget makes the
+                         # final choice over whole turns (SearchConfig.focus); the bots' measured default is 0
+SETTLED = 0.01           # a win % at most this far from 0 or 1: the winner is settled, turns rank by VP
 
 
 class SearchConfigError(GameError):
@@ -58,6 +61,9 @@ class SearchConfig:
                                   # "auto": net with 3-5 players, hand with 2 (see effective_eval)
     chance: str = "branch"        # revealed cards: a child per outcome ("branch") or one shared child ("merge")
     root_floor: float = 0.2       # root children get at least this share of an even split of the visits
+    focus: float = 0.0            # share of the budget for the final choice over whole turns: sequential halving
+                                  # among the `focus_turns` most visited ones (0: the most visited root move)
+    focus_turns: int = 8
     jobs: int = 1                 # root parallelism: independent searches in threads, merged
     seed: int = 0
 
@@ -104,7 +110,7 @@ class SearchConfig:
 _TYPES = {"iterations": int, "seconds": float, "c": float, "final": str, "reward": str, "mix": float,
           "margin_scale": float, "rollout": str, "epsilon": float, "rollout_turns": int, "fpu": float,
           "prior": bool, "pw_k": float, "pw_alpha": float, "eval": str, "chance": str, "root_floor": float,
-          "jobs": int, "seed": int}
+          "focus": float, "focus_turns": int, "jobs": int, "seed": int}
 _TYPE_WORDS = {int: "an integer", float: "a number", str: "a string", bool: "true or false"}
 _BOUNDS = {
     "iterations": limits.ITERATIONS, "seconds": limits.SECONDS, "rollout_turns": limits.ROLLOUT_TURNS,
@@ -116,6 +122,8 @@ _BOUNDS = {
     "fpu": limits.Bound("first-play urgency", 0, 1, integer=False),
     "pw_k": limits.Bound("the widening factor", 0, 1e6, integer=False),
     "pw_alpha": limits.Bound("the widening exponent", 0, 1, integer=False),
+    "focus": limits.Bound("a share of the budget", 0, 0.9, integer=False),
+    "focus_turns": limits.Bound("a number of whole turns", 2, 64),
 }
 
 
@@ -156,6 +164,8 @@ class TurnCandidate:
     tree_moves: int = 0      # how many of `moves` the tree explored (the rest completed greedily)
     after: list[int] = field(default_factory=list)   # the most visited line after the turn (action codes)
     tops: int = 0            # in how many of the merged searches this was the top turn
+    focus: int = 0           # the final choice's round this turn reached (summed over merged searches; 0: not in it)
+    named: bool = False      # a turn the caller named (search(named=...)): searched beside the search's own
 
     @property
     def lcb(self) -> float:
@@ -203,41 +213,57 @@ def effective_eval(eval_kind: str, players: int) -> str:
     return "net" if players > 2 else "hand"
 
 
-def _run(state: core.CoreState, config: dict, turns: int = TURNS_KEPT, stop=None) -> dict:
-    config = dict(config, eval=effective_eval(config.get("eval", "auto"), state.n_players))
+def _load_model(config: dict, players: int) -> dict:
+    """Resolve `eval` and load the value model it needs, before any search thread starts (loading inside
+    the threads let one search run while another was still writing the weights)."""
+    config = dict(config, eval=effective_eval(config.get("eval", "auto"), players))
     if config["eval"] == "net":
         from . import value
         value.ensure_loaded()       # the weights are loaded once per process, before the first search
-    return core.search(state, dict(config, turns=turns), stop)
+    return config
 
 
-def search(game, config: SearchConfig | None = None, stop: "core.StopToken | None" = None) -> SearchResult:
+def _run(state: core.CoreState, config: dict, turns: int = TURNS_KEPT, stop=None, named=None) -> dict:
+    config = _load_model(config, state.n_players)
+    return core.search(state, dict(config, turns=turns), stop, named)
+
+
+def search(game, config: SearchConfig | None = None, stop: "core.StopToken | None" = None,
+           named: list[list[int]] | None = None) -> SearchResult:
     """ISMCTS for whoever decides now in `game`; the game itself is not changed.
 
     With jobs > 1, that many independent searches run in threads (the core releases the GIL and
-    counts each thread's own CPU time against `seconds`) and are merged at the root. `stop`
-    (a core.StopToken) lets another thread end the search early; the statistics so far are returned."""
+    counts each thread's own CPU time against `seconds`) and are merged at the root, in seed order
+    (the same seed and iteration budget give the same answer whatever the threads' timing). `stop`
+    (a core.StopToken) lets another thread end the search early; the statistics so far are returned.
+    `named`: whole turns (action codes) to search beside the search's own candidates (the final choice
+    over whole turns, SearchConfig.focus): each comes back in `turns` with `named` set."""
     config = config or SearchConfig()
     if game.decider is None or game.decider < 0:
         raise GameError("no player decides now (the game is over, or a card must be revealed)")
+    _load_model(config.core_dict(players=game.n_players), game.n_players)
     if config.jobs == 1:
-        raws = [_run(game.state, config.core_dict(players=game.n_players), stop=stop)]
+        raws = [_run(game.state, config.core_dict(players=game.n_players), stop=stop, named=named)]
     else:
         from concurrent.futures import ThreadPoolExecutor
         seeds = [config.seed * 1000003 + j for j in range(config.jobs)]
         with ThreadPoolExecutor(max_workers=config.jobs, thread_name_prefix="search") as pool:
-            raws = list(pool.map(lambda s: _run(game.state.copy(), config.core_dict(s, game.n_players), stop=stop),
-                                 seeds))
+            raws = list(pool.map(lambda s: _run(game.state.copy(), config.core_dict(s, game.n_players), stop=stop,
+                                                named=named), seeds))
     return _merge(game, raws, config)
 
 
 def best_move(game, config: SearchConfig) -> int:
     """The move a search bot plays: the search's choice, without the notation and principal variations
-    that `search` builds for people (the bots' hot path)."""
+    that `search` builds for people (the bots' hot path). With `focus`, the first move of the whole
+    turn the final choice picked."""
     if config.jobs > 1:
-        return search(game, config).best.move
-    children = _run(game.state, config.core_dict(players=game.n_players), turns=0)["children"]
-    return children[0]["action"]
+        result = search(game, config)
+        return result.turns[0].moves[0] if config.focus > 0 and result.turns else result.best.move
+    raw = _run(game.state, config.core_dict(players=game.n_players), turns=0)
+    if raw.get("choice"):
+        return raw["choice"][0]
+    return raw["children"][0]["action"]
 
 
 def _merge(game, raws: list[dict], config: SearchConfig) -> SearchResult:
@@ -265,6 +291,10 @@ def _merge(game, raws: list[dict], config: SearchConfig) -> SearchResult:
     else:
         candidates.sort(key=lambda c: (c.visits, c.mean), reverse=True)
     turns = merge_turns(game, [[_turn_from_raw(game, t, config) for t in r.get("turns", [])] for r in raws])
+    if config.focus > 0 and turns and turns[0].focus > 0:
+        # the final choice over whole turns decides: its turn's first move leads the single moves too
+        first = turns[0].moves[0]
+        candidates.sort(key=lambda c: c.move != first)
     return SearchResult(game.decider, candidates, sum(r["iterations"] for r in raws),
                         sum(r["nodes"] for r in raws), sum(r["bytes"] for r in raws),
                         max(r["seconds"] for r in raws), config, turns, len(raws))
@@ -274,7 +304,7 @@ def _turn_from_raw(game, raw: dict, config: SearchConfig) -> TurnCandidate:
     win, _ = _probability(config, game, raw["win"], 0.0)
     return TurnCandidate(list(raw["actions"]), [], raw["visits"], raw["mean"], win, raw["vp"],
                          raw["margin"], win_se(win, raw["visits"]), raw["partial"], raw["tree_len"],
-                         list(raw["after"]))
+                         list(raw["after"]), focus=raw.get("focus", 0), named=raw.get("named", -1) >= 0)
 
 
 def _probability(config: SearchConfig, game, raw_win: float, se: float) -> tuple[float, float]:
@@ -300,9 +330,23 @@ def turn_end_key(game, moves: list[int]):
 
 
 def rank_turns(turns: list[TurnCandidate]) -> list[TurnCandidate]:
-    """Best first by the win estimate's lower bound (win - 2 standard errors), then visits: a turn
-    with few visits cannot rank first by luck, and among well explored turns the higher win wins."""
-    return sorted(turns, key=lambda t: (t.lcb, t.visits), reverse=True)
+    """Best first: the final choice's order (the round of sequential halving a turn reached), then the
+    win estimate's lower bound (win - 2 standard errors), then visits: a turn with few visits cannot
+    rank first by luck, and among well explored turns the higher win wins. When the winner is settled
+    (settled()), expected VP replaces the win estimate: 0.0 against 0.1 % is noise, VP is not."""
+    if settled(turns):
+        return sorted(turns, key=lambda t: (t.focus, t.vp, t.visits), reverse=True)
+    return sorted(turns, key=lambda t: (t.focus, t.lcb, t.visits), reverse=True)
+
+
+def settled(turns: list[TurnCandidate]) -> bool:
+    """Is the winner settled? Every turn with a tenth of the most visits or more has a win estimate within
+    SETTLED of 0 (the player cannot win) or every one within SETTLED of 1 (cannot lose)."""
+    if not turns:
+        return False
+    most = max(t.visits for t in turns)
+    wins = [t.win for t in turns if t.visits * 10 >= most]
+    return all(w <= SETTLED for w in wins) or all(w >= 1 - SETTLED for w in wins)
 
 
 def merge_turns(game, lists: list[list[TurnCandidate]]) -> list[TurnCandidate]:
@@ -325,7 +369,7 @@ def merge_turns(game, lists: list[list[TurnCandidate]]) -> list[TurnCandidate]:
         for key, t in keyed:
             own.setdefault(key, []).append(t)
         if own:
-            top_keys.append(max(own, key=lambda k: _pooled_lcb(own[k])))
+            top_keys.append(max(own, key=lambda k: (sum(t.focus for t in own[k]), _pooled_lcb(own[k]))))
     out = []
     for key, group in groups.items():
         full = [t for t in group if not t.partial]
@@ -336,7 +380,8 @@ def merge_turns(game, lists: list[list[TurnCandidate]]) -> list[TurnCandidate]:
                       for ts in sources[key].values()]
         merged = TurnCandidate(list(lead.moves), lead.texts or turn_texts(game, lead.moves), n, avg["mean"],
                                avg["win"], avg["vp"], avg["margin"], merged_win_se(avg["win"], per_search), not full,
-                               lead.tree_moves, list(lead.after), top_keys.count(key))
+                               lead.tree_moves, list(lead.after), top_keys.count(key),
+                               sum(t.focus for t in group), any(t.named for t in group))
         merged._end_key = key
         out.append(merged)
     return rank_turns(out)

@@ -115,8 +115,9 @@ def hint(game_file, seconds, iterations, jobs, top, step, intended, spec, seed, 
         moves = parse_turn(game, intended)
     if step:
         return _step_hint(game_file, game, kind, config, top, as_json, quiet)
-    result = run_search(game, config, f"{kind} for {game.names[game.decider]}", quiet)
-    judgement = judge_turn(game, moves, result, config) if moves is not None else None
+    result = run_search(game, config, f"{kind} for {game.names[game.decider]}", quiet,
+                        named=[moves] if moves is not None else None)
+    judgement = judge_turn(game, moves, result) if moves is not None else None
     _turn_hint(game_file, game, result, config, described, top, judgement, as_json)
 
 
@@ -136,14 +137,14 @@ def _check_decider(game, game_file: str) -> None:
                         f"(concordia play {game_file} 'reveal CARD/DECK'; concordia moves {game_file} lists them)")
 
 
-def run_search(game, config, desc: str, quiet: bool):
+def run_search(game, config, desc: str, quiet: bool, named=None):
     """One (root-parallel) search with a progress bar of its time on stderr."""
     import time
 
     from ..ai.search import search
     total = config.seconds if config.seconds and not config.iterations else None
     t0 = time.perf_counter()
-    result = _Ticker(total, desc, quiet).run(lambda: search(game, config))
+    result = _Ticker(total, desc, quiet).run(lambda: search(game, config, named=named))
     result.wall_seconds = time.perf_counter() - t0     # for the output only: CPU time is the budget
     return result
 
@@ -172,8 +173,11 @@ def _turn_hint(game_file, game, result, config, described, top, judgement, as_js
                     "effect": effect, "warnings": warnings, "move": judged, "rootInfo": info,
                     "config": asdict(config)})
         return
+    from ..ai.search import settled
+    order = "expected VP (the winner is settled)" if settled(result.turns) else "win % less two standard errors"
+    first = "the final choice over whole turns, then " if config.focus > 0 else ""
     click.echo(f"{game.names[game.decider]} decides ({render.status_line(game).split(': ', 1)[0]}, "
-               f"{game.phase}); whole turns, best first by win % less two standard errors")
+               f"{game.phase}); whole turns, best first by {first}{order}")
     click.echo(f"budget: {described}; took {info['wallSeconds']:.1f} s of wall time; {result.iterations} "
                f"iterations, {result.nodes} nodes")
     if turns:
@@ -207,9 +211,7 @@ def _judgement_dict(j) -> dict:
 def _judgement_text(d: dict) -> str:
     if d["winrate"] is None:
         return "Your turn: the search did not try it, so it has no estimate (" + "; ".join(d["notes"]) + ")"
-    where = (f"rank {d['rank']} of {d['candidates']} turns" if d["inList"] else
-             f"not among the search's {d['candidates']} turns (searched on its own from before its last "
-             f"step); by win % it would rank {d['rank']}")
+    where = f"rank {d['rank']} of {d['candidates']} turns (searched beside them in the same tree)"
     return (f"Your turn ({'; '.join(d['moves'])}): {where}; win {100 * d['winrate']:.1f} ± "
             f"{100 * d['winrateSe']:.1f} %, {d['vp']:.1f} VP, {d['visits']} visits; loss against the top "
             f"turn: {100 * d['lossWinrate']:.1f} win %, {d['lossVp']:.1f} VP")

@@ -31,7 +31,7 @@ from ..engine.game import CHANCE, Game
 from ..table.game_file import GameFile, GameFileError
 from ..engine.notation import NotationError
 from ..engine.position import PositionError
-from ..ai.search import Candidate, SearchConfig, SearchConfigError, SearchResult, merge_turns, search
+from ..ai.search import TABLE_FOCUS, Candidate, SearchConfig, SearchConfigError, SearchResult, merge_turns, search
 
 MIN_SLICE = limits.SECONDS.low     # the shortest time budget a search accepts
 DEFAULT_ITERATIONS = 5000
@@ -266,6 +266,7 @@ def _config_from_query(q: dict) -> SearchConfig:
         opts["iterations"] = DEFAULT_ITERATIONS
     opts.setdefault("iterations", 0)
     opts.setdefault("seconds", 0.0)
+    opts.setdefault("focus", TABLE_FOCUS)      # the same footing as hint and review
     try:
         return SearchConfig(**opts)
     except SearchConfigError as e:

@@ -61,10 +61,10 @@ def review_turn(initial: dict, moves: list[str], rt: RecordedTurn, config: Searc
     if rt.forced:
         return dict(rec, best=rt.texts, grade=None, winBest=None, winPlayed=None, vpBest=None, vpPlayed=None,
                     lossWin=0.0, lossVp=0.0, rank=1, inList=True, visitsBest=None, visitsPlayed=None, noise=0.0)
-    result = search_fn(game, config)
     g = game.clone()
     played = [g.apply(text) for text in rt.texts]
-    j = judge_turn(game, played, result, config, search_fn=search_fn)
+    result = search_fn(game, config, named=[played])     # the played turn searched beside the search's own
+    j = judge_turn(game, played, result)
     best, t = j.best, j.turn
     if t is None:   # the search never tried the played turn's last step: judge it by the best alone
         return dict(rec, best=best.texts, grade=None, winBest=round(best.win, 4), winPlayed=None,
