@@ -315,6 +315,7 @@ def test_a_hint_on_the_page_is_the_cli_hint(tmp_path):
     page = done["result"]["turns"]
     assert [{k: v for k, v in t.items() if k != "targets"} for t in page] == cli["turns"]
     assert done["result"]["warnings"] == cli["warnings"]
+    assert done["result"]["order"] == "win % less two standard errors"
     # the board elements each turn touches, for hovering
     for t in page:
         first = t["moves"][0].removeprefix("play ")
@@ -398,3 +399,13 @@ def test_a_tournament_log_is_replayed(tmp_path):
                                                         "record (is not valid JSON (line 1, column 2: Expecting "
                                                         "property name enclosed in double quotes)); the log is damaged"})
     still_serving(c)
+
+
+def test_a_two_player_hint_says_its_win_is_the_hand_formula(tmp_path):
+    import json
+    c = client(tmp_path)
+    new(c, players=2, names=["Ann", "Bob"])
+    done = wait(c, c.post("/api/hint", json={"iterations": 300, "top": 2}).json())
+    cli = json.loads(run("hint", tmp_path / "g.json", "--iterations", 300, "--top", 2, "--json", "-q").stdout)
+    assert done["result"]["warnings"] == cli["warnings"]
+    assert cli["warnings"][-1].startswith("win % here is the search's own estimate with the hand formula")

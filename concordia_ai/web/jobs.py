@@ -2,9 +2,9 @@
 progress; the core's search releases the GIL, so the server keeps answering meanwhile.
 
 A hint is the whole-turn search of `concordia hint` (ai.search.search, shown as protocol.analyze.turn_dicts
-with the notes of ai.turns.hint_warnings); a review grades every recorded turn with table.review, as `concordia review` does. Each job
-remembers the moves of the game it started from, so a result is never applied to a game that has
-moved on.
+with the notes of ai.turns.hint_warnings); a review grades every recorded turn with table.review, as
+`concordia review` does. Each job remembers the moves of the game it started from, so a result is never
+applied to a game that has moved on.
 """
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ import itertools
 import threading
 import time
 from .. import core
-from ..ai.search import SearchConfig, effective_eval, search
+from ..ai.search import TABLE_FOCUS, SearchConfig, effective_eval, search, settled
 from ..ai.turns import hint_warnings, recorded_turns
 from ..engine import limits
 from ..engine.game import Game
@@ -97,11 +97,13 @@ def search_config(body: dict, default_seconds: float, timed_jobs: int = 1) -> tu
     try:
         jobs = limits.SEARCH_JOBS.check(body.get("jobs", 1 if iterations is not None else timed_jobs), "jobs")
         seed = limits.SEED.check(body.get("seed", 0), "seed")
+        # the final choice over whole turns, as hint, play --suggested and review make it (cli/budget.py)
         if iterations is not None:
             n = limits.ITERATIONS.check(iterations, "iterations")
-            return SearchConfig(iterations=n, seconds=0.0, jobs=jobs, seed=seed), f"{n:,} iterations"
+            return (SearchConfig(iterations=n, seconds=0.0, jobs=jobs, seed=seed, focus=TABLE_FOCUS),
+                    f"{n:,} iterations")
         s = limits.SECONDS.check(default_seconds if seconds is None else seconds, "seconds")
-        return SearchConfig(iterations=0, seconds=s, jobs=jobs, seed=seed), f"{s:g} s of CPU time"
+        return SearchConfig(iterations=0, seconds=s, jobs=jobs, seed=seed, focus=TABLE_FOCUS), f"{s:g} s of CPU time"
     except limits.LimitError as e:
         raise WebError(400, str(e)) from None
 
@@ -122,9 +124,10 @@ def hint_work(game: Game, config: SearchConfig, top: int):
         warnings = hint_warnings(result.turns, result.searches)
         if effective_eval(config.eval, game.n_players) != "net":
             warnings.append("win % here is the search's own estimate with the hand formula (the default with 2 "
-                            "players); no calibration map applies to it")
+                            "players); no calibration map applies to it, and its calibration is not measured")
+        order = "expected VP (the winner is settled)" if settled(result.turns) else "win % less two standard errors"
         return {"player": game.names[game.decider], "turns": turns, "iterations": result.iterations,
-                "warnings": warnings}
+                "warnings": warnings, "order": order}
     return work
 
 

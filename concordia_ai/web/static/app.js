@@ -419,7 +419,7 @@ function hintPanel() {
   const r = S.hint;
   if (r && r.turns) {
     const list = h("div", {class: "hint-turns", id: "hint-turns"},
-      h("div", {class: "help"}, `Whole turns for ${r.player}, best first (win % less two standard errors)`));
+      h("div", {class: "help"}, `Whole turns for ${r.player}, best first by ${r.order}`));
     r.turns.forEach((t, i) => {
       const loss = i ? `loss ${pct(t.lossWinrate)} win % · ${t.lossVp.toFixed(1)} VP` : "best";
       const row = h("div", {class: "turn-row", "data-turn": i, "data-targets": JSON.stringify(t.targets)},
