@@ -63,7 +63,9 @@ function pct(x) { return x === null || x === undefined ? "–" : (100 * x).toFix
 function signed(x) { return (x >= 0 ? "+" : "") + x.toFixed(1); }
 
 function say(lines, kind) {
-  for (const line of [].concat(lines || [])) S.log.unshift({text: line, kind: kind || "info"});
+  for (const line of [].concat(lines || [])) {
+    S.log.unshift({text: line, kind: kind || (line.startsWith("announce:") ? "announce" : "info")});
+  }
   S.log = S.log.slice(0, 40);
   drawLog();
 }
@@ -185,8 +187,9 @@ function decisionPanel(s) {
     return box;
   }
   if (s.over) {
+    const bySeat = Object.fromEntries(s.players.map(p => [p.name, p]));
     box.append(h("h2", {}, "Game over"),
-      h("p", {}, `Final ranking: ${s.ranking.join(", ")}`));
+      h("ol", {class: "final"}, s.ranking.map(name => h("li", {}, h("b", {}, name), ` ${bySeat[name].vp} VP`))));
     return box;
   }
   const steps = s.stepsLeft !== null && s.stepsLeft !== undefined ? ` · ${s.stepsLeft} step${s.stepsLeft === 1 ? "" : "s"} left` : "";
@@ -331,7 +334,7 @@ function marketPanel(s) {
   });
   const goods = GOODS.map(g => h("span", {class: "good-price el", "data-el": `good:${g}`},
     goodDot(g), ` ${g} ${s.prices[g]}`));
-  const unseen = Object.entries(s.unseen).map(([d, n]) => `${d}: ${n}`).join(" · ");
+  const unseen = Object.entries(s.unseen).filter(([d, n]) => n).map(([d, n]) => `${d}: ${n}`).join(" · ") || "none (the stack is empty)";
   return h("section", {class: "panel market panel-tap"},
     h("div", {class: "market-head"}, h("h3", {}, "Market display"),
       h("span", {class: "help"}, `price for a Senator: cost + surcharge · unseen ${unseen}`),
@@ -375,7 +378,8 @@ function playersPanel(s) {
       h("div", {class: "p-head"}, h("span", {class: "swatch"}), h("b", {class: "p-name"}, p.name),
         p.praefectus ? h("span", {class: "badge", title: "Praefectus Magnus"}, "PM") : null,
         p.concordia ? h("span", {class: "badge gold", title: "Concordia card"}, "Concordia") : null,
-        h("span", {class: "vp", title: "score if the game ended now"}, `${p.vp} VP`)),
+        h("span", {class: "vp", title: "score if the game ended now: " + Object.entries(p.score)
+          .filter(([k, v]) => k !== "total" && v).map(([k, v]) => `${k} ${v}`).join(", ")}, `${p.vp} VP`)),
       win,
       h("div", {class: "p-row"}, h("span", {class: "coins", title: "sestertii"}, `${p.coins}`),
         h("span", {class: "houses", title: "houses built"}, houseIcon(), ` ${p.houses}`), colonists,
