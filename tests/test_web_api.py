@@ -409,3 +409,52 @@ def test_a_two_player_hint_says_its_win_is_the_hand_formula(tmp_path):
     cli = json.loads(run("hint", tmp_path / "g.json", "--iterations", 300, "--top", 2, "--json", "-q").stdout)
     assert done["result"]["warnings"] == cli["warnings"]
     assert cli["warnings"][-1].startswith("win % here is the search's own estimate with the hand formula")
+
+
+def test_a_real_server_refuses_bad_requests_and_answers_on(tmp_path):
+    """The same refusals over a socket to uvicorn, as a browser would send them."""
+    import http.client
+    import json
+    import socket
+    import threading
+    import time
+
+    import uvicorn
+    game = new_game(tmp_path)
+    s = socket.socket()
+    s.bind(("127.0.0.1", 0))
+    port = s.getsockname()[1]
+    s.close()
+    server = uvicorn.Server(uvicorn.Config(create_app(str(tmp_path), str(game), port=port), host="127.0.0.1",
+                                           port=port, log_level="critical"))
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    for _ in range(250):
+        if server.started:
+            break
+        time.sleep(0.02)
+
+    def ask(method, path, body=None, headers=None):
+        conn = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
+        try:
+            conn.request(method, path, body=body, headers={"Content-Type": "application/json", **(headers or {})})
+            r = conn.getresponse()
+            return r.status, json.loads(r.read() or b"null")
+        finally:
+            conn.close()
+
+    try:
+        assert ask("POST", "/api/play", json.dumps({"moves": ["play Consul"]}))[0] == 400
+        assert ask("GET", "/api/state", headers={"Host": "evil.example"}) == (
+            403, {"error": f"the Host header 'evil.example' does not name this server; open http://127.0.0.1:{port}/ "
+                           "instead"})
+        assert ask("POST", "/api/open", json.dumps({"file": "../../etc/passwd"}))[0] == 403
+        assert ask("POST", "/api/play", b"x" * (limits.REQUEST_BYTES + 10)) == (
+            413, {"error": "the request body is over 1,048,576 bytes; a request to the board is a few kB"})
+        status, answer = ask("GET", "/api/version")
+        assert status == 200 and answer["file"] == "game.json"
+        assert ask("POST", "/api/play", json.dumps({"moves": ["play Prefect", "produce Italia"]}))[0] == 200
+        assert ask("GET", "/api/state")[1]["moveCount"] == 2
+    finally:
+        server.should_exit = True
+        thread.join(5)

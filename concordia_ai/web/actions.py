@@ -26,6 +26,7 @@ from .security import Guard, WebError
 HINT_SECONDS = 3.0         # as `concordia hint`
 REVIEW_SECONDS = 1.0       # per turn, as `concordia review`
 MAX_MOVES_PER_REQUEST = 200
+MAX_LISTED = 500           # names of the served folder looked at for game files (each is opened to check)
 
 
 class Board:
@@ -66,7 +67,7 @@ class Board:
     def files(self) -> dict:
         """The game files and tournament logs of the served folder."""
         games = []
-        for name in sorted(os.listdir(self.guard.folder)):
+        for name in sorted(os.listdir(self.guard.folder))[:MAX_LISTED]:
             full = os.path.join(self.guard.folder, name)
             if not name.endswith(".json") or not os.path.isfile(full) or os.path.islink(full):
                 continue
