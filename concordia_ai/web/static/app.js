@@ -432,7 +432,9 @@ function hintPanel() {
           h("button", {class: "small play-turn", title: "record this turn in the game",
                        onclick: () => act(() => play(t.moves, r.moveCount))}, "Play this turn")),
         h("div", {class: "turn-stats"},
-          h("b", {}, `${pct(t.winrate)} ± ${pct(t.winrateSe)} % win`), ` · ${t.vp.toFixed(1)} VP · margin ${signed(t.scoreLead)} · ${loss}`));
+          h("b", {}, `${pct(t.winrate)} ± ${pct(t.winrateSe)} % win`), ` · ${t.vp.toFixed(1)} VP · margin ${signed(t.scoreLead)} · ${loss}`),
+        i === 0 && t.after && t.after.length ? h("div", {class: "turn-after", title: "the most visited line after this turn"},
+          "then " + t.after.slice(0, 3).map(seg => `${seg.who}: ${seg.moves.join("; ")}`).join(" · ")) : null);
       row.addEventListener("mouseenter", () => light(t.targets, "hint"));
       row.addEventListener("mouseleave", () => light());
       row.addEventListener("click", ev => { if (!ev.target.closest("button")) light(t.targets, "hint"); });   // touch screens
