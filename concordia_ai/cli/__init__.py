@@ -8,6 +8,7 @@
 - `search`: hints and the analysis engine (hint, analyze);
 - `lab`: bots, tournaments and ratings (bots, tournament, rate);
 - `research`: card, seat and intervention research (research cards, seats, intervene, report).
+- `serve`: the web board (concordia_ai.web).
 - `review`: grading every recorded turn of a game (review); `turns`: play --suggested; `budget`: the
   search budget options of hint, play --suggested and review.
 
@@ -17,6 +18,6 @@ Adding a command: write one function decorated with `@main.command(...)` in the 
 (UserError, GameError, ...) and never print errors themselves.
 """
 from .app import UserError, main  # noqa: F401
-from . import lab, position, research, review, search, table, track  # noqa: F401,E402  (registers the commands)
+from . import lab, position, research, review, search, serve, table, track  # noqa: F401,E402  (registers the commands)
 
 __all__ = ["main", "UserError"]

@@ -126,3 +126,4 @@ FILE_BYTES = 8 * 2 ** 20               # a game file, a list, a .toml: a long ga
 LOG_BYTES = 4 * 2 ** 30                # a tournament log: about 5 kB per game
 REVIEW_LOG_BYTES = 64 * 2 ** 20        # a review log: about 600 bytes per graded turn
 QUERY_BYTES = 8 * 2 ** 20              # one line of `concordia analyze` (an inline position is ~10 kB)
+REQUEST_BYTES = 2 ** 20                # one request to `concordia serve` (a move list or a table layout: a few kB)

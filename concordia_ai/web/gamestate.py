@@ -1,0 +1,109 @@
+"""The game as the page needs it: one JSON object with the board drawing, the players, the market
+display with its prices, the legal moves of the moment with the elements that make them, and who is
+winning now.
+
+Nothing here changes a game. The stack order of a simulation is never sent: the page knows what the
+table knows (the unseen cards per deck, as `show` tells them).
+"""
+from __future__ import annotations
+
+from collections import Counter
+
+from ..engine import costs
+from ..engine.game import CHANCE, Game
+from ..table import render
+from . import board, targets
+
+PLAYER_COLORS = board.PLAYER_COLORS
+
+
+def page_state(game: Game, *, file: str | None = None, moves: int | None = None, redo: int = 0,
+               version: str | None = None, view: dict | None = None, playable: bool = True) -> dict:
+    """Everything the page shows for `game`. `view` marks a read-only position (a review point or a
+    replay): no moves are offered then."""
+    pos = game.to_json()
+    scores = game.scores()
+    wins = win_shares(game)
+    turn = pos["turn"]
+    decider = game.decider
+    legal = move_list(game, pos) if playable and view is None else []
+    players = []
+    for seat, p in enumerate(pos["players"]):
+        home = Counter(kind for kind in ("land", "sea") for place in p["colonists"][kind] if place == "storehouse")
+        players.append({
+            "seat": seat, "name": p["name"], "color": PLAYER_COLORS[seat], "coins": p["coins"],
+            "goods": {g: p["goods"].get(g, 0) for g in game.rules.goods},
+            "space": {"used": sum(p["goods"].values()) + sum(home.values()), "of": 12},
+            "colonistsHome": {"land": home["land"], "sea": home["sea"]},
+            "hand": dict(p["hand"]), "discard": dict(p["discard"]), "top": p["top"],
+            "houses": len(p["houses"]), "vp": scores[seat]["total"], "score": scores[seat],
+            "win": None if wins is None else round(wins[seat], 4),
+            "isTurn": not game.is_over and turn["player"] == p["name"],
+            "decides": decider is not None and decider >= 0 and decider == seat,
+            "praefectus": pos["praefectus_magnus"] == p["name"],
+            "concordia": pos["end"]["concordia"] == p["name"],
+        })
+    return {
+        "file": file, "version": version, "view": view,
+        "board": pos["board"], "title": game.board.source.name.title(),
+        "status": render.status_line(game), "over": game.is_over,
+        "turn": turn["number"] + 1, "round": turn["number"] // game.n_players + 1,
+        "phase": turn["phase"], "phaseText": render.PHASE_TEXT.get(turn["phase"], turn["phase"]),
+        "player": turn["player"], "card": turn["card"],
+        "decider": None if decider is None else ("chance" if decider == CHANCE else game.names[decider]),
+        "players": players, "display": display(game), "prices": prices(game),
+        "gods": {k.label: k.god for k in game.rules.kinds},
+        "unseen": {deck: len(names) for deck, names in pos["unseen"].items()},
+        "external": pos["chance"] == "external" and pos["stack_order"] is None,
+        "concordia": pos["end"]["concordia"], "finalTurnsLeft": pos["end"]["final_turns_left"],
+        "stepsLeft": costs.steps_left(pos), "moves": legal,
+        "moveCount": moves, "redo": redo,
+        "ranking": [game.names[s] for s in game.ranking()] if game.is_over else None,
+        "svg": board.svg(game, pos),
+    }
+
+
+def move_list(game: Game, pos: dict) -> list[dict]:
+    """The legal moves now: notation, the elements that make each, and what it costs."""
+    hand = pos["players"][game.decider]["hand"] if game.decider is not None and game.decider >= 0 else None
+    out = []
+    for m in game.legal_moves():
+        text = game.text(m)
+        row = {"text": text, "targets": targets.targets(game, text, hand)}
+        cost = costs.cost_text(costs.move_cost(game, pos, m))
+        if cost:
+            row["cost"] = cost
+        out.append(row)
+    return out
+
+
+def display(game: Game) -> list[dict]:
+    """The market display left to right with each card's price for a Senator (cost + surcharge)."""
+    by_label = {m.label: m for m in game.rules.market}
+    out = []
+    for slot, label, price in render.display_prices(game):
+        card = by_label.get(label) if label else None
+        out.append({"slot": slot, "card": label, "name": card.name if card else None,
+                    "god": game.rules.kinds[card.kind].god if card else None, "price": price})
+    return out
+
+
+def prices(game: Game) -> dict[str, int]:
+    """What each good sells for (and costs) with a Mercator."""
+    return dict(zip(game.rules.goods, game.rules.price))
+
+
+def win_shares(game: Game) -> list[float] | None:
+    """Each seat's chance of winning from here: the value model's estimate (the search's leaf
+    evaluation), or the result once the game is over."""
+    if game.is_over:
+        first = game.ranking()[0]
+        return [1.0 if s == first else 0.0 for s in range(game.n_players)]
+    try:
+        from ..ai import value
+        value.ensure_loaded()
+        wins, _ = value.predict(game.state)
+    except Exception:      # no estimate is better than no page: the bar is left out
+        return None
+    total = sum(wins) or 1.0
+    return [w / total for w in wins]

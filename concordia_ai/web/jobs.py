@@ -1,0 +1,176 @@
+"""Searches that take seconds (a hint, a review) run in a background thread while the page polls their
+progress; the core's search releases the GIL, so the server keeps answering meanwhile.
+
+A hint is the whole-turn search of `concordia hint` (ai.search.search, shown as protocol.analyze.turn_dicts
+with the notes of ai.turns.hint_warnings); a review grades every recorded turn with table.review, as
+`concordia review` does. Each job remembers the moves of the game it started from, so a result is never
+applied to a game that has moved on.
+"""
+from __future__ import annotations
+
+import itertools
+import threading
+import time
+from .. import core
+from ..ai.search import TABLE_FOCUS, SearchConfig, effective_eval, search, settled
+from ..ai.turns import hint_warnings, recorded_turns
+from ..engine import limits
+from ..engine.game import Game
+from ..protocol import analyze
+from ..table import review as rv
+from . import targets
+from .security import WebError
+
+MAX_RUNNING = 2           # searches at once (this machine's other work needs its cores too)
+KEEP_FINISHED = 20
+
+
+class Job:
+    def __init__(self, number: int, kind: str, file: str, moves: int):
+        self.id = f"{kind}-{number}"
+        self.kind, self.file, self.moves = kind, file, moves
+        self.state = "running"
+        self.progress = 0.0
+        self.result: dict | None = None
+        self.error: str | None = None
+        self.stop = core.StopToken()
+        self.started = time.monotonic()
+        self.detail = ""
+
+    def to_json(self) -> dict:
+        return {"job": self.id, "kind": self.kind, "state": self.state, "progress": round(self.progress, 3),
+                "detail": self.detail, "moveCount": self.moves, "result": self.result, "error": self.error}
+
+
+class Jobs:
+    def __init__(self):
+        self._jobs: dict[str, Job] = {}
+        self._numbers = itertools.count(1)
+        self._lock = threading.Lock()
+
+    def start(self, kind: str, file: str, moves: int, work) -> Job:
+        """Run `work(job)` in a thread; its return value is the job's result, a WebError or a user error
+        its one-line error."""
+        with self._lock:
+            running = [j for j in self._jobs.values() if j.state == "running"]
+            if len(running) >= MAX_RUNNING:
+                raise WebError(409, f"{len(running)} searches are running already ({', '.join(j.id for j in running)}); "
+                                    "wait for one or stop it")
+            job = Job(next(self._numbers), kind, file, moves)
+            self._jobs[job.id] = job
+            done = [k for k, j in self._jobs.items() if j.state != "running"]
+            for k in done[:-KEEP_FINISHED]:
+                del self._jobs[k]
+
+        def run():
+            try:
+                job.result = work(job)
+                job.state = "stopped" if job.stop.stopped else "done"
+                job.progress = 1.0
+            except WebError as e:
+                job.error, job.state = e.message, "error"
+            except (ValueError, KeyError) as e:     # the user errors of the layers below (GameError, ...)
+                job.error, job.state = one_line(str(e)), "error"
+            except Exception as e:                  # a bug: one line on the page, never a traceback
+                job.error, job.state = f"internal error (please report): {type(e).__name__}: {one_line(str(e))}", "error"
+
+        threading.Thread(target=run, name=job.id, daemon=True).start()
+        return job
+
+    def get(self, job_id: str) -> Job:
+        job = self._jobs.get(job_id)
+        if job is None:
+            raise WebError(404, f"no job {job_id!r}: it finished long ago or never started")
+        return job
+
+
+def one_line(text: str) -> str:
+    return " ".join(str(text).split())
+
+
+def search_config(body: dict, default_seconds: float, timed_jobs: int = 1) -> tuple[SearchConfig, str]:
+    """The budget a request asks for, within the CLI's bounds: iterations or seconds (not both), jobs and
+    seed. As `concordia hint`: a time budget runs `timed_jobs` searches at once, an iteration budget one."""
+    iterations, seconds = body.get("iterations"), body.get("seconds")
+    if iterations is not None and seconds is not None:
+        raise WebError(400, "give one budget: iterations or seconds, not both")
+    try:
+        jobs = limits.SEARCH_JOBS.check(body.get("jobs", 1 if iterations is not None else timed_jobs), "jobs")
+        seed = limits.SEED.check(body.get("seed", 0), "seed")
+        # the final choice over whole turns, as hint, play --suggested and review make it (cli/budget.py)
+        if iterations is not None:
+            n = limits.ITERATIONS.check(iterations, "iterations")
+            return (SearchConfig(iterations=n, seconds=0.0, jobs=jobs, seed=seed, focus=TABLE_FOCUS),
+                    f"{n:,} iterations")
+        s = limits.SECONDS.check(default_seconds if seconds is None else seconds, "seconds")
+        return SearchConfig(iterations=0, seconds=s, jobs=jobs, seed=seed, focus=TABLE_FOCUS), f"{s:g} s of CPU time"
+    except limits.LimitError as e:
+        raise WebError(400, str(e)) from None
+
+
+def hint_work(game: Game, config: SearchConfig, top: int):
+    """The work of a hint job: the search `concordia hint` runs (ai.search.search, the same budget and seed
+    give the same turns), its best `top` whole turns as the page shows them (win %, VP, margin, loss, the
+    elements each turn touches on the board). A time budget's progress follows the clock; an iteration
+    budget has no clock to follow, so the page shows the seconds spent."""
+    def work(job: Job) -> dict:
+        total = config.seconds if config.seconds and not config.iterations else None
+        watcher = threading.Thread(target=_clock, args=(job, total), daemon=True)
+        watcher.start()
+        result = search(game, config, job.stop)
+        turns = analyze.turn_dicts(game, result, top)
+        for t, cand in zip(turns, result.turns):
+            t["targets"] = turn_targets(game, cand.moves)
+        warnings = hint_warnings(result.turns, result.searches)
+        if effective_eval(config.eval, game.n_players) != "net":
+            warnings.append("win % here is the search's own estimate with the hand formula (the default with 2 "
+                            "players); no calibration map applies to it, and its calibration is not measured")
+        order = "expected VP (the winner is settled)" if settled(result.turns) else "win % less two standard errors"
+        return {"player": game.names[game.decider], "turns": turns, "iterations": result.iterations,
+                "warnings": warnings, "order": order}
+    return work
+
+
+def _clock(job: Job, total: float | None) -> None:
+    while job.state == "running":
+        spent = time.monotonic() - job.started
+        if total:
+            job.progress = max(job.progress, min(0.99, spent / total))
+        job.detail = f"{spent:.1f} s"
+        time.sleep(0.1)
+
+
+def turn_targets(game: Game, moves: list[int]) -> list[str]:
+    """Every board element a whole turn touches, each move read in the position where it is played."""
+    g = game.clone()
+    g.state.set_chance(False, True)
+    out: list[str] = []
+    for a in moves:
+        pos = g.to_json()
+        hand = pos["players"][g.decider]["hand"] if g.decider is not None and g.decider >= 0 else None
+        for el in targets.targets(g, g.text(a), hand):
+            if el not in out:
+                out.append(el)
+        g.state.apply(a)
+    return out
+
+
+def review_work(initial: dict, moves: list[str], config: SearchConfig, out: str):
+    """The work of a review job: every recorded turn graded (resuming from `out`, as the CLI does)."""
+    def work(job: Job) -> dict:
+        turns = recorded_turns(Game.from_json(initial), moves)
+        total = max(1, len(turns))
+        count = [0]
+
+        def progress(n):
+            count[0] += n
+            job.progress = min(1.0, count[0] / total)
+            job.detail = f"{count[0]} of {len(turns)} turns"
+
+        result = rv.review_game(initial, moves, config, out, progress=progress)
+        starts = {t.index: t.start for t in turns}
+        records = [dict(r, start=starts.get(r["index"])) for r in result.records]
+        names = Game.from_json(initial).names
+        return {"records": records, "summary": rv.summary(result.records, names), "players": names,
+                "searched": result.searched, "out": out}
+    return work

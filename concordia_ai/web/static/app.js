@@ -1,0 +1,735 @@
+// The Concordia board: one page, plain JavaScript, no build step and nothing fetched from elsewhere.
+// The server sends the whole state (board SVG included) as JSON; this file draws the panels, lights up
+// the legal moves, turns taps into moves, and runs hints, reviews and replays through the JSON API.
+"use strict";
+
+const TOKEN = new URLSearchParams(location.search).get("token");
+const GOODS = ["brick", "food", "tool", "wine", "cloth"];
+
+const S = {
+  state: null,        // the last state from the server (the live game, or a view)
+  live: null,         // the live game's state while a view is shown
+  selected: [],       // element ids tapped so far for the move being made
+  hint: null,         // the last hint job's result
+  review: null,       // the last review job's result
+  replay: null,       // {file, games, game, at, of}
+  busy: false,
+  log: [],
+};
+
+// ------------------------------------------------------------------ helpers
+function h(tag, attrs, ...kids) {
+  const el = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs || {})) {
+    if (v === null || v === undefined || v === false) continue;
+    if (k === "class") el.className = v;
+    else if (k.startsWith("on")) el.addEventListener(k.slice(2), v);
+    else el.setAttribute(k, v === true ? "" : v);
+  }
+  for (const kid of kids.flat()) {
+    if (kid === null || kid === undefined || kid === false) continue;
+    el.append(kid instanceof Node ? kid : document.createTextNode(String(kid)));
+  }
+  return el;
+}
+
+function svgEl(tag, attrs) {
+  const el = document.createElementNS("http://www.w3.org/2000/svg", tag);
+  for (const [k, v] of Object.entries(attrs || {})) el.setAttribute(k, v);
+  return el;
+}
+
+async function api(path, body) {
+  const opts = {headers: {}};
+  if (TOKEN) opts.headers["X-Concordia-Token"] = TOKEN;
+  if (body !== undefined) {
+    opts.method = "POST";
+    opts.headers["Content-Type"] = "application/json";
+    opts.body = JSON.stringify(body);
+  }
+  const r = await fetch(path, opts);
+  let data;
+  try { data = await r.json(); } catch (e) { data = {error: `the server answered ${r.status} without JSON`}; }
+  if (!r.ok) {
+    const err = new Error(data.error || `error ${r.status}`);
+    err.status = r.status;
+    throw err;
+  }
+  return data;
+}
+
+function count(n, one, many) { return `${n} ${n === 1 ? one : many}`; }
+function pct(x) { return x === null || x === undefined ? "–" : (100 * x).toFixed(1); }
+function signed(x) { return (x >= 0 ? "+" : "") + x.toFixed(1); }
+
+function say(lines, kind) {
+  for (const line of [].concat(lines || [])) {
+    S.log.unshift({text: line, kind: kind || (line.startsWith("announce:") ? "announce" : "info")});
+  }
+  S.log = S.log.slice(0, 40);
+  drawLog();
+}
+
+async function background(fn) {      // a search: the board stays usable while it runs
+  try { await fn(); } catch (e) { say(e.message, "error"); }
+}
+
+async function act(fn) {
+  if (S.busy) return;
+  S.busy = true;
+  document.body.classList.add("busy");
+  try { await fn(); } catch (e) {
+    say(e.message, "error");
+    if (e.status === 409 && S.live) {      // the game moved on elsewhere: show it as it is now
+      try { S.hint = null; show(await api("/api/state")); } catch (e2) { say(e2.message, "error"); }
+    }
+  } finally { S.busy = false; document.body.classList.remove("busy"); }
+}
+
+// ------------------------------------------------------------------ loading and polling
+async function load() {
+  const s = await api("/api/state");
+  if (s.file === null && s.games !== undefined) { S.state = null; drawStart(s); return; }
+  show(s);
+}
+
+function show(s) {
+  S.state = s;
+  if (!s.view) S.live = s;
+  S.selected = [];
+  if (s.lines) say(s.lines);
+  draw();
+}
+
+async function poll() {
+  if (S.busy || !S.live) return;
+  try {
+    const v = await api("/api/version");
+    if (v.version && S.live && v.version !== S.live.version) {
+      const s = await api("/api/state");
+      const viewing = S.state && S.state.view;
+      S.live = s;
+      if (!viewing) { S.state = s; S.selected = []; S.hint = null; draw(); say("the game file changed: updated"); }
+    }
+  } catch (e) { /* the next poll tries again */ }
+}
+
+// ------------------------------------------------------------------ the page
+function draw() {
+  const s = S.state;
+  const app = document.getElementById("app");
+  app.replaceChildren(...[
+    header(s),
+    h("main", {class: "layout"},
+      h("section", {class: "board-wrap"}, viewBanner(s), h("div", {id: "board", class: "board-box"})),
+      h("aside", {class: "side"}, decisionPanel(s), hintPanel(), h("div", {id: "log", class: "log"}))),
+    marketPanel(s),
+    playersPanel(s),
+    reviewPanel(),
+    replayPanel()].filter(Boolean));
+  const box = document.getElementById("board");
+  box.innerHTML = s.svg;              // drawn and escaped by the server (web/board.py)
+  box.addEventListener("click", onTap);
+  document.querySelectorAll(".panel-tap").forEach(el => el.addEventListener("click", onTap));
+  light();
+  drawLog();
+  drawChart();
+}
+
+function header(s) {
+  const live = !s.view;
+  const lastTurn = S.live && S.live.moveCount > 0;
+  return h("header", {class: "top"},
+    h("div", {class: "brand"}, h("span", {class: "logo"}, "Concordia"),
+      h("span", {class: "where"}, `${s.title} · ${s.file}`)),
+    h("div", {class: "status", id: "status"}, s.status),
+    h("nav", {class: "tools"},
+      h("button", {id: "undo", title: "take back the last move", disabled: !live || !lastTurn,
+                   onclick: () => act(() => change("/api/undo", {}))}, "↶ Undo"),
+      h("button", {id: "undo-turn", title: "take back the whole turn", disabled: !live || !lastTurn,
+                   onclick: () => act(() => change("/api/undo", {turn: true}))}, "↶ Turn"),
+      h("button", {id: "redo", title: "put back what undo took back", disabled: !live || !(S.live && S.live.redo),
+                   onclick: () => act(() => change("/api/redo", {}))}, "↷ Redo"),
+      h("span", {class: "sep"}),
+      h("button", {id: "review", onclick: () => background(startReview), disabled: !S.live}, "Review"),
+      budgetSelect("review-budget", "search per turn",
+                   [["it:1000", "1,000 it/turn"], ["s:1", "1 s/turn"], ["s:3", "3 s/turn"]]),
+      h("button", {id: "games", onclick: () => act(openGames)}, "Games…")));
+}
+
+function viewBanner(s) {
+  if (!s.view) return null;
+  const v = s.view;
+  if (v.kind === "replay") {
+    const step = at => act(() => replayAt(v.game, at));
+    return h("div", {class: "banner replay"},
+      h("b", {}, `Replay: game ${v.game + 1}`), ` ${v.seats.join(" · ")} — move ${v.at} of ${v.of}`,
+      h("span", {class: "stepper"},
+        h("button", {onclick: () => step(0)}, "⏮"), h("button", {id: "replay-back", onclick: () => step(v.at - 1)}, "◀"),
+        h("input", {type: "range", min: 0, max: v.of, value: v.at, onchange: e => step(+e.target.value)}),
+        h("button", {id: "replay-next", onclick: () => step(v.at + 1)}, "▶"), h("button", {onclick: () => step(v.of)}, "⏭")),
+      h("button", {onclick: backToGame}, "Back to the game"));
+  }
+  return h("div", {class: "banner"},
+    h("b", {}, "Viewing an earlier position"), ` (after move ${v.at} of ${v.of}; read-only) `,
+    h("button", {id: "back", onclick: backToGame}, "Back to the game"));
+}
+
+function backToGame() {
+  if (S.live) { S.state = S.live; S.selected = []; draw(); } else act(load);
+}
+
+// ------------------------------------------------------------------ the decision of the moment
+function decisionPanel(s) {
+  const box = h("section", {class: "panel decide", id: "decide"});
+  if (s.view) {
+    box.append(h("h2", {}, s.status));
+    return box;
+  }
+  if (s.over) {
+    const bySeat = Object.fromEntries(s.players.map(p => [p.name, p]));
+    box.append(h("h2", {}, "Game over"),
+      h("ol", {class: "final"}, s.ranking.map(name => h("li", {}, h("b", {}, name), ` ${bySeat[name].vp} VP`))));
+    return box;
+  }
+  const steps = s.stepsLeft !== null && s.stepsLeft !== undefined ? ` · ${s.stepsLeft} step${s.stepsLeft === 1 ? "" : "s"} left` : "";
+  box.append(h("h2", {}, h("span", {class: "who"}, s.decider === "chance" ? "Reveal" : s.decider),
+                 " ", s.phaseText, steps));
+  if (s.decider === "chance") {
+    box.append(h("p", {class: "help"}, "Which card was turned up into the display? Tap it:"));
+    box.append(revealPicker(s));
+  } else {
+    box.append(h("p", {class: "help"}, tapHelp(s)));
+  }
+  const cands = candidates();
+  if (S.selected.length) {
+    box.append(h("div", {class: "chips"}, "Chosen: ",
+      S.selected.map(id => h("span", {class: "chip"}, id.split(":").slice(1).join(":"))),
+      h("button", {class: "small", id: "clear", onclick: () => { S.selected = []; draw(); }}, "clear")));
+  }
+  const list = h("div", {class: "moves", id: "moves"});
+  const shown = s.decider === "chance" ? [] : S.selected.length ? cands : s.moves;
+  for (const m of shown.slice(0, 400)) {
+    const b = h("button", {class: "move" + (m.targets.length ? "" : " plain"), "data-move": m.text,
+                           onclick: () => act(() => play([m.text]))},
+      h("span", {}, m.text), m.cost ? h("small", {}, m.cost) : null);
+    b.addEventListener("mouseenter", () => light(m.targets, "hover"));
+    b.addEventListener("mouseleave", () => light());
+    list.append(b);
+  }
+  if (shown.length > 400) list.append(h("p", {class: "help"}, `… and ${shown.length - 400} more: tap the board to narrow them`));
+  box.append(list);
+  return box;
+}
+
+function tapHelp(s) {
+  const p = s.phase;
+  if (p === "play") return "Tap a card in the hand of " + s.decider + " (below), or pick it from the list.";
+  if (p === "architect-move") return "Tap a colonist's place, then the route it moves to; tap a city to build.";
+  if (p === "architect-build") return "Tap the cities to build in, then done.";
+  if (p === "prefect") return "Tap a province to produce there, or take the cash.";
+  if (p === "mercator") return "Tap a good to sell or buy it, then choose how many.";
+  if (p === "senator" || p === "consul") return "Tap the display cards to buy.";
+  if (p === "colonist") return "Tap Roma or a city with a house to place a colonist there, or take the cash.";
+  if (p === "diplomat") return "Tap the top discard card of another player to copy it.";
+  if (p === "keep") return "Tap the good to keep (the storehouse is full).";
+  if (p === "tribune") return "Take a new colonist, or done.";
+  return "Choose a move.";
+}
+
+function revealPicker(s) {
+  return h("div", {class: "reveal panel-tap"},
+    s.moves.map(m => h("button", {class: "card-btn el", "data-el": m.targets[0]},
+      m.text.replace("reveal ", ""))));
+}
+
+function candidates() {
+  const s = S.state;
+  if (!s || !s.moves) return [];
+  let cands = s.moves.filter(m => S.selected.every(id => m.targets.includes(id)));
+  if (cands.length > 1) {     // the order tapped: a colonist's place first, its new route second
+    const ordered = cands.filter(m => inOrder(m.targets, S.selected));
+    if (ordered.length) cands = ordered;
+  }
+  return cands;
+}
+
+function inOrder(targets, chosen) {
+  let i = 0;
+  for (const t of targets) if (i < chosen.length && t === chosen[i]) i++;
+  return i === chosen.length;
+}
+
+function onTap(ev) {
+  const s = S.state;
+  if (!s || s.view || s.over || S.busy) return;
+  let el = ev.target.closest("[data-el]");
+  while (el) {
+    const id = el.getAttribute("data-el");
+    if (tryTap(id)) return;
+    const alt = el.getAttribute("data-alt");
+    if (alt && tryTap(alt)) return;
+    el = el.parentElement ? el.parentElement.closest("[data-el]") : null;
+  }
+}
+
+function tryTap(id) {
+  const s = S.state;
+  const uses = s.moves.filter(m => m.targets.includes(id));
+  if (!uses.length) return false;
+  if (S.selected.includes(id)) { S.selected = S.selected.filter(x => x !== id); draw(); return true; }
+  S.selected.push(id);
+  let cands = candidates();
+  if (!cands.length) { S.selected = [id]; cands = candidates(); }
+  if (cands.length === 1) { act(() => play([cands[0].text])); return true; }
+  draw();
+  return true;
+}
+
+function light(only, cls) {
+  const s = S.state;
+  document.querySelectorAll(".legal, .next, .hover, .hint, .sel").forEach(
+    el => el.classList.remove("legal", "next", "hover", "hint", "sel"));
+  if (!s) return;
+  const mark = (ids, c) => {
+    for (const id of ids) {
+      document.querySelectorAll(`[data-el="${CSS.escape(id)}"]`).forEach(el => el.classList.add(c));
+    }
+  };
+  if (only) { mark(only, cls); return; }
+  if (s.view || !s.moves) return;
+  const ids = new Set();
+  const cands = S.selected.length ? candidates() : s.moves;
+  for (const m of cands) for (const t of m.targets) ids.add(t);
+  for (const id of S.selected) ids.delete(id);
+  mark([...ids], S.selected.length ? "next" : "legal");
+  mark(S.selected, "sel");
+}
+
+async function play(texts, expect) {
+  const s = S.live;
+  const r = await api("/api/play", {moves: texts, expect: expect === undefined ? s.moveCount : expect});
+  S.hint = null;
+  show(r);
+}
+
+async function change(path, body) {
+  const r = await api(path, Object.assign({expect: S.live.moveCount}, body));
+  S.hint = null;
+  show(r);
+}
+
+// ------------------------------------------------------------------ market and players
+function marketPanel(s) {
+  const cards = s.display.map(d => {
+    const el = h("div", {class: "card el" + (d.card ? ` god-top-${d.god.toLowerCase()}` : " empty"),
+                         "data-el": d.card ? `card:${d.card}` : null},
+      h("div", {class: "card-top"}, h("span", {class: "slot"}, d.slot),
+        d.god ? h("span", {class: "god", "data-god": d.god}, d.god) : null),
+      h("div", {class: "card-name"}, d.name || (s.decider === "chance" ? "the card turned up" : "—")),
+      h("div", {class: "card-deck"}, d.card ? `deck ${d.card.split("/")[1]}` : ""),
+      h("div", {class: "price"}, priceChips(d.price)));
+    if (d.god) el.querySelector(".god").classList.add("god-" + d.god.toLowerCase());
+    return el;
+  });
+  const goods = GOODS.map(g => h("span", {class: "good-price el", "data-el": `good:${g}`},
+    goodDot(g), ` ${g} ${s.prices[g]}`));
+  const unseen = Object.entries(s.unseen).filter(([d, n]) => n).map(([d, n]) => `${d}: ${n}`).join(" · ") || "none (the stack is empty)";
+  return h("section", {class: "panel market panel-tap"},
+    h("div", {class: "market-head"}, h("h3", {}, "Market display"),
+      h("span", {class: "help"}, `price for a Senator: cost + surcharge · unseen ${unseen}`),
+      h("span", {class: "goods-prices"}, goods)),
+    h("div", {class: "cards"}, cards));
+}
+
+function priceChips(text) {
+  if (!text) return [];
+  return text.split(" + ").flatMap(part => {
+    const m = part.match(/^(\d+) (\w+)$/);
+    const n = m ? +m[1] : 1, g = m ? m[2] : part;
+    const chips = [];
+    for (let i = 0; i < n; i++) chips.push(g === "?" ? h("span", {class: "dot any", title: "any good"}, "?") : goodDot(g));
+    return chips;
+  });
+}
+
+function goodDot(g) {
+  const d = h("span", {class: "dot", title: g});
+  d.classList.add("g-" + g);
+  return d;
+}
+
+function playersPanel(s) {
+  return h("section", {class: "players panel-tap"}, s.players.map(p => {
+    const hand = Object.entries(p.hand).map(([label, n]) =>
+      h("span", {class: `hand-card el god-edge-${(s.gods[label] || "").toLowerCase()}`,
+                 "data-el": s.decider === p.name ? `hand:${label}` : null, title: s.gods[label] || null},
+        label, n > 1 ? h("b", {}, ` ×${n}`) : null));
+    const goods = GOODS.map(g => h("span", {class: "good el" + (p.goods[g] ? "" : " none"),
+                                            "data-el": s.decider === p.name ? `good:${g}` : null},
+      goodDot(g), h("b", {}, p.goods[g])));
+    const colonists = ["land", "sea"].map(k => h("span", {class: "home el", "data-el": s.decider === p.name ? `colonist:${k}` : null,
+                                                           title: `${k} colonists in the storehouse`},
+      pawnIcon(k, p.color), ` ${p.colonistsHome[k]}`));
+    const win = p.win === null ? null : h("div", {class: "winbar", title: "chance of winning now (value model estimate)"},
+      h("div", {class: "fill"}), h("span", {}, `${pct(p.win)} % win`));
+    const card = h("div", {class: "player" + (p.isTurn ? " turn" : "") + (p.decides ? " decides" : ""),
+                           "data-seat": p.seat},
+      h("div", {class: "p-head"}, h("span", {class: "swatch"}), h("b", {class: "p-name"}, p.name),
+        p.praefectus ? h("span", {class: "badge", title: "Praefectus Magnus"}, "PM") : null,
+        p.concordia ? h("span", {class: "badge gold", title: "Concordia card"}, "Concordia") : null,
+        h("span", {class: "vp", title: "score if the game ended now: " + Object.entries(p.score)
+          .filter(([k, v]) => k !== "total" && v).map(([k, v]) => `${k} ${v}`).join(", ")}, `${p.vp} VP`)),
+      win,
+      h("div", {class: "p-row"}, h("span", {class: "coins", title: "sestertii"}, `${p.coins}`),
+        h("span", {class: "houses", title: "houses built"}, houseIcon(), ` ${p.houses}`), colonists,
+        h("span", {class: "space", title: "storehouse spaces used by goods and colonists"},
+          `storehouse ${p.space.used}/${p.space.of}`)),
+      h("div", {class: "p-row goods"}, goods),
+      h("div", {class: "p-row hand"}, hand),
+      h("div", {class: "p-row top"}, "top discard: ",
+        p.top ? h("span", {class: `hand-card el god-edge-${(s.gods[p.top] || "").toLowerCase()}`, "data-el": `top:${p.top}`},
+          p.top) : h("i", {}, "none")));
+    card.querySelector(".swatch").style.background = p.color;
+    if (win) card.querySelector(".winbar .fill").style.width = `${(100 * p.win).toFixed(1)}%`;
+    if (win) card.querySelector(".winbar .fill").style.background = p.color;
+    return card;
+  }));
+}
+
+function pawnIcon(kind, color) {
+  const svg = svgEl("svg", {viewBox: "-10 -12 20 20", width: 16, height: 16, class: "icon"});
+  const d = kind === "sea" ? "M-9 -1 h18 l-4 7 h-10 z M-1 -1 v-9 l7 7 z"
+                           : "M0 -10 a4 4 0 1 1 0.1 0 z M-7 7 q0 -11 7 -11 q7 0 7 11 z";
+  svg.append(svgEl("path", {d, fill: color, stroke: "#111", "stroke-width": 1.1}));
+  return svg;
+}
+
+function houseIcon() {
+  const svg = svgEl("svg", {viewBox: "-7 -7 14 13", width: 14, height: 13, class: "icon"});
+  svg.append(svgEl("path", {d: "M-6 5 v-6 l6 -5 l6 5 v6 z", fill: "#d8c9a6", stroke: "#5b4a36", "stroke-width": 1.1}));
+  return svg;
+}
+
+// ------------------------------------------------------------------ hints
+function hintPanel() {
+  const box = h("section", {class: "panel hint", id: "hint"},
+    h("div", {class: "hint-head"}, h("h3", {}, "Hint"),
+      budgetSelect("hint-budget", "search budget",
+                   [["it:3000", "quick (3,000 it.)"], ["s:1", "1 s"], ["s:3", "3 s (as concordia hint)"], ["s:10", "10 s"]]),
+      h("button", {id: "hint-go", onclick: () => background(startHint),
+                   disabled: !S.state || S.state.view || S.state.over || S.state.decider === "chance"}, "Suggest turns")),
+    h("div", {class: "progress", id: "hint-progress"}, h("div", {class: "bar"}), h("span", {class: "label"})));
+  const r = S.hint;
+  if (r && r.turns) {
+    const list = h("div", {class: "hint-turns", id: "hint-turns"},
+      h("div", {class: "help"}, `Whole turns for ${r.player}, best first by ${r.order}`));
+    r.turns.forEach((t, i) => {
+      const loss = i ? `loss ${pct(t.lossWinrate)} win % · ${t.lossVp.toFixed(1)} VP` : "best";
+      const row = h("div", {class: "turn-row", "data-turn": i, "data-targets": JSON.stringify(t.targets)},
+        h("div", {class: "turn-line"}, h("span", {class: "rank"}, i + 1),
+          h("span", {class: "turn-moves"}, t.moves.join("; ")),
+          h("button", {class: "small play-turn", title: "record this turn in the game",
+                       onclick: () => act(() => play(t.moves, r.moveCount))}, "Play this turn")),
+        h("div", {class: "turn-stats"},
+          h("b", {}, `${pct(t.winrate)} ± ${pct(t.winrateSe)} % win`), ` · ${t.vp.toFixed(1)} VP · margin ${signed(t.scoreLead)} · ${loss}`),
+        i === 0 && t.after && t.after.length ? h("div", {class: "turn-after", title: "the most visited line after this turn"},
+          "then " + t.after.slice(0, 3).map(seg => `${seg.who}: ${seg.moves.join("; ")}`).join(" · ")) : null);
+      row.addEventListener("mouseenter", () => light(t.targets, "hint"));
+      row.addEventListener("mouseleave", () => light());
+      row.addEventListener("click", ev => { if (!ev.target.closest("button")) light(t.targets, "hint"); });   // touch screens
+      list.append(row);
+    });
+    box.append(list);
+    if (r.warnings && r.warnings.length) box.append(h("ul", {class: "notes"}, r.warnings.map(w => h("li", {}, w))));
+    box.append(h("p", {class: "help"}, `${r.iterations.toLocaleString()} iterations · hover a turn to see it on the board`));
+  }
+  return box;
+}
+
+// the budgets chosen survive the page's redraws; any "it:N" or "s:N" value is understood
+const BUDGETS = {"hint-budget": "s:3", "review-budget": "s:1"};
+
+function budgetSelect(id, title, options) {
+  const chosen = BUDGETS[id];
+  if (!options.some(([v]) => v === chosen)) options = options.concat([[chosen, chosen.replace("it:", "") + (chosen.startsWith("it:") ? " it." : " s")]]);
+  const sel = h("select", {id, title, onchange: e => { BUDGETS[id] = e.target.value; }},
+    options.map(([v, label]) => h("option", {value: v, selected: v === chosen}, label)));
+  return sel;
+}
+
+function budget(id) {
+  const [kind, n] = BUDGETS[id].split(":");
+  return kind === "it" ? {iterations: +n} : {seconds: +n};
+}
+
+async function runJob(path, body, barId) {
+  let job = await api(path, body);
+  const bar = () => document.querySelector(`#${barId} .bar`);
+  const label = () => document.querySelector(`#${barId} .label`);
+  const box = document.getElementById(barId);
+  if (box) box.classList.add("on");
+  while (job.state === "running") {
+    if (bar()) bar().style.width = `${(100 * job.progress).toFixed(0)}%`;
+    if (label()) label().textContent = `${(100 * job.progress).toFixed(0)} % ${job.detail || ""}`;
+    await new Promise(r => setTimeout(r, 250));
+    job = await api(`/api/job?id=${encodeURIComponent(job.job)}`);
+  }
+  if (job.state === "error") throw new Error(job.error);
+  return job;
+}
+
+async function startHint() {
+  const job = await runJob("/api/hint", Object.assign({top: 5}, budget("hint-budget")), "hint-progress");
+  S.hint = Object.assign({moveCount: job.moveCount}, job.result);
+  draw();
+}
+
+// ------------------------------------------------------------------ review
+async function startReview() {
+  const body = budget("review-budget");
+  S.review = {running: true};
+  draw();
+  const job = await runJob("/api/review", body, "review-progress");
+  S.review = job.result;
+  draw();
+  document.getElementById("review-panel").scrollIntoView({behavior: "smooth"});
+}
+
+function reviewPanel() {
+  if (!S.review) return null;
+  const box = h("section", {class: "panel review", id: "review-panel"},
+    h("div", {class: "hint-head"}, h("h3", {}, "Review: the search's win % before each turn"),
+      h("button", {class: "small", onclick: () => { S.review = null; draw(); }}, "close")),
+    h("div", {class: "progress on", id: "review-progress"}, h("div", {class: "bar"}), h("span", {class: "label"})));
+  const r = S.review;
+  if (r.running) return box;
+  box.querySelector(".progress").remove();
+  box.append(h("div", {id: "chart", class: "chart"}));
+  const rows = h("table", {class: "turns graded"},
+    h("tr", {}, h("th", {}, "turn"), h("th", {}, "player"), h("th", {}, "grade"), h("th", {}, "win % best"),
+      h("th", {}, "played"), h("th", {}, "loss"), h("th", {}, "VP loss"), h("th", {}, "played turn / best")));
+  for (const rec of r.records) {
+    const tr = h("tr", {class: "grade-" + (rec.forced ? "forced" : rec.grade || "ok")},
+      h("td", {}, rec.turn), h("td", {}, rec.player), h("td", {}, rec.forced ? "forced" : rec.grade || "–"),
+      h("td", {}, pct(rec.winBest)), h("td", {}, pct(rec.winPlayed)), h("td", {}, pct(rec.lossWin)),
+      h("td", {}, rec.lossVp === null ? "–" : rec.lossVp.toFixed(1)),
+      h("td", {}, rec.played.join("; "),
+        JSON.stringify(rec.best) !== JSON.stringify(rec.played) ? h("div", {class: "best"}, "best: " + rec.best.join("; ")) : null));
+    tr.addEventListener("click", () => act(() => viewAt(rec.start)));
+    rows.append(tr);
+  }
+  box.append(h("div", {class: "summary"}, r.summary.map(row =>
+    h("span", {}, h("b", {}, row.player), ` ${row.graded} graded: ${count(row.inaccuracies, "inaccuracy", "inaccuracies")}, ` +
+      `${count(row.mistakes, "mistake", "mistakes")}, ${count(row.blunders, "blunder", "blunders")}` +
+      (row.meanLossWin === null ? "" : `; mean loss ${pct(row.meanLossWin)} win %, ${row.meanLossVp.toFixed(1)} VP`)))));
+  box.append(rows);
+  return box;
+}
+
+function drawChart() {
+  const box = document.getElementById("chart");
+  const r = S.review;
+  if (!box || !r || !r.records) return;
+  const W = 900, H = 260, L = 44, R = 16, T = 14, B = 30;
+  const turns = r.records.map(x => x.turn);
+  const maxT = Math.max(2, ...turns), minT = Math.min(1, ...turns);
+  const X = t => L + (W - L - R) * (t - minT) / Math.max(1, maxT - minT);
+  const Y = p => T + (H - T - B) * (1 - p);
+  const svg = svgEl("svg", {viewBox: `0 0 ${W} ${H}`, class: "chart-svg", role: "img",
+                            "aria-label": "win probability over the game"});
+  for (const p of [0, 0.25, 0.5, 0.75, 1]) {
+    svg.append(svgEl("line", {x1: L, x2: W - R, y1: Y(p), y2: Y(p), class: "grid"}));
+    const t = svgEl("text", {x: L - 6, y: Y(p) + 4, class: "axis", "text-anchor": "end"});
+    t.textContent = `${p * 100}%`;
+    svg.append(t);
+  }
+  const fair = 1 / r.players.length;
+  svg.append(svgEl("line", {x1: L, x2: W - R, y1: Y(fair), y2: Y(fair), class: "fair"}));
+  const step = Math.max(1, Math.ceil((maxT - minT) / 12));
+  for (let t = minT; t <= maxT; t += step) {
+    const tick = svgEl("text", {x: X(t), y: H - 12, class: "axis", "text-anchor": "middle"});
+    tick.textContent = t;
+    svg.append(tick);
+  }
+  const xl = svgEl("text", {x: L, y: H - 1, class: "axis"});
+  xl.textContent = "turn";
+  svg.append(xl);
+  const colors = (S.live || S.state).players.map(p => p.color);
+  r.players.forEach((name, seat) => {
+    const pts = r.records.filter(x => x.seat === seat && x.winBest !== null);
+    if (!pts.length) return;
+    svg.append(svgEl("polyline", {points: pts.map(x => `${X(x.turn)},${Y(x.winBest)}`).join(" "),
+                                  class: "series", stroke: colors[seat]}));
+    for (const x of pts) {
+      const c = svgEl("circle", {cx: X(x.turn), cy: Y(x.winBest), r: x.grade === "blunder" || x.grade === "mistake" ? 6 : 4,
+                                 fill: colors[seat], class: "point grade-" + (x.grade || "ok"),
+                                 "data-turn": x.turn, "data-start": x.start});
+      const tip = svgEl("title", {});
+      tip.textContent = `turn ${x.turn}, ${name}: ${pct(x.winBest)} % best` + (x.grade ? ` — ${x.grade}` : "");
+      c.append(tip);
+      c.addEventListener("click", () => act(() => viewAt(x.start)));
+      svg.append(c);
+    }
+  });
+  const legend = h("div", {class: "legend"}, r.players.map((n, i) => {
+    const sw = h("span", {class: "swatch"});
+    sw.style.background = colors[i];
+    return h("span", {}, sw, n);
+  }), h("span", {}, "● larger: mistake or blunder · dotted: fair share · tap a point to open that position"));
+  box.replaceChildren(svg, legend);
+}
+
+async function viewAt(at) {
+  const s = await api(`/api/view?at=${at}`);
+  S.state = s;
+  S.selected = [];
+  draw();
+  window.scrollTo({top: 0, behavior: "smooth"});
+}
+
+// ------------------------------------------------------------------ games and replays
+async function openGames() {
+  const f = await api("/api/files");
+  S.replay = {files: f};
+  draw();
+  document.getElementById("replay-panel").scrollIntoView({behavior: "smooth"});
+}
+
+function replayPanel() {
+  if (!S.replay || !S.replay.files) return null;
+  const f = S.replay.files;
+  const box = h("section", {class: "panel games", id: "replay-panel"},
+    h("div", {class: "hint-head"}, h("h3", {}, `Games in ${f.folder}`),
+      h("button", {class: "small", onclick: () => { S.replay = null; draw(); }}, "close")),
+    h("div", {class: "cols"},
+      h("div", {}, h("h4", {}, "Game files"), f.games.length ? f.games.map(g =>
+        h("button", {class: "move", onclick: () => act(async () => { S.replay = null; S.review = null; show(await api("/api/open", {file: g})); })}, g))
+        : h("p", {class: "help"}, "none in this folder")),
+      h("div", {}, h("h4", {}, "Tournament logs"), f.logs.length ? f.logs.map(l =>
+        h("button", {class: "move log-file", onclick: () => act(() => listReplay(l))}, l))
+        : h("p", {class: "help"}, "no games.jsonl under this folder"))));
+  if (S.replay.games) {
+    const t = h("table", {class: "turns", id: "replay-games"},
+      h("tr", {}, h("th", {}, "game"), h("th", {}, "board"), h("th", {}, "seats"), h("th", {}, "scores"),
+        h("th", {}, "winner"), h("th", {}, "moves")));
+    S.replay.games.forEach(g => {
+      const tr = h("tr", {class: "turn-row"}, h("td", {}, g.game + 1), h("td", {}, g.board),
+        h("td", {}, g.seats.join(", ")), h("td", {}, g.scores.join(" · ")), h("td", {}, g.winner || ""), h("td", {}, g.moves));
+      tr.addEventListener("click", () => act(async () => { await replayAt(g.game, 0); window.scrollTo({top: 0}); }));
+      t.append(tr);
+    });
+    box.append(h("h4", {}, S.replay.file), t);
+  }
+  return box;
+}
+
+async function listReplay(file) {
+  const r = await api(`/api/replay?file=${encodeURIComponent(file)}`);
+  Object.assign(S.replay, {file: r.file, games: r.games});
+  draw();
+}
+
+async function replayAt(game, at) {
+  const q = `/api/replay?file=${encodeURIComponent(S.replay.file)}&game=${game}&at=${Math.max(0, at)}`;
+  const s = await api(q);
+  S.state = s;
+  draw();
+}
+
+// ------------------------------------------------------------------ the start: a new game or an open one
+function drawStart(files) {
+  const app = document.getElementById("app");
+  const maps = files.maps;
+  const sim = h("form", {class: "panel start-card", id: "new-sim"},
+    h("h2", {}, "A simulated game"),
+    h("p", {class: "help"}, "The engine deals the cities and the stack from a seed and turns up the cards."),
+    field("file", "file name", h("input", {name: "file", value: freeName(files.games), required: true})),
+    field("map", "board", h("select", {name: "map"}, maps.map(m => h("option", {value: m, selected: m === "italia"}, m)))),
+    field("names", "players (first player first)", h("input", {name: "names", value: "Ann, Bob, Cy"})),
+    field("seed", "seed (empty: random)", h("input", {name: "seed", type: "number", min: 0})),
+    h("button", {type: "submit", id: "start-sim"}, "Start"));
+  sim.addEventListener("submit", ev => { ev.preventDefault(); act(() => startGame(sim, null)); });
+
+  const table = h("form", {class: "panel start-card", id: "new-table"},
+    h("h2", {}, "A real table"),
+    h("p", {class: "help"}, "Enter the layout you see: every city's good and the seven display cards. Cards turned up later are tapped in as they come."),
+    field("file", "file name", h("input", {name: "file", value: freeName(files.games, "table"), required: true})),
+    field("map", "board", h("select", {name: "map", id: "table-map"}, maps.map(m => h("option", {value: m, selected: m === "italia"}, m)))),
+    field("names", "players (first player first)", h("input", {name: "names", value: "Ann, Bob, Cy"})),
+    h("div", {id: "layout-fields"}),
+    h("button", {type: "submit", id: "start-table"}, "Start"));
+  table.addEventListener("submit", ev => { ev.preventDefault(); act(() => startGame(table, layoutOf(table))); });
+  table.querySelector("#table-map").addEventListener("change", e => background(() => layoutFields(e.target.value)));
+
+  const open = h("section", {class: "panel start-card"}, h("h2", {}, "Open"),
+    h("h4", {}, "Game files here"),
+    files.games.length ? files.games.map(g => h("button", {class: "move", onclick: () => act(async () => show(await api("/api/open", {file: g})))}, g))
+      : h("p", {class: "help"}, "none yet"),
+    h("h4", {}, "Tournament logs"),
+    files.logs.length ? files.logs.map(l => h("button", {class: "move", onclick: () => act(async () => {
+      S.replay = {files}; await listReplay(l); const r = S.replay; const s = await api(`/api/replay?file=${encodeURIComponent(l)}&game=0&at=0`);
+      S.replay = r; S.state = s; draw(); })}, l))
+      : h("p", {class: "help"}, "none under this folder"));
+  app.replaceChildren(h("header", {class: "top"}, h("div", {class: "brand"}, h("span", {class: "logo"}, "Concordia"),
+      h("span", {class: "where"}, files.folder))),
+    h("main", {class: "start"}, sim, table, open), h("div", {id: "log", class: "log"}));
+  drawLog();
+  background(() => layoutFields("italia"));
+}
+
+function field(name, label, input) {
+  return h("label", {class: "field"}, h("span", {}, label), input);
+}
+
+function freeName(taken, base) {
+  base = base || "game";
+  for (let i = 1; ; i++) {
+    const n = i === 1 ? `${base}.json` : `${base}-${i}.json`;
+    if (!taken.includes(n)) return n;
+  }
+}
+
+async function layoutFields(map) {
+  const info = await api(`/api/boardinfo?map=${encodeURIComponent(map)}`);
+  const box = document.getElementById("layout-fields");
+  if (!box) return;
+  const byProvince = {};
+  for (const c of info.cities) (byProvince[c.province] = byProvince[c.province] || []).push(c);
+  const cities = h("div", {class: "city-grid"}, Object.entries(byProvince).map(([prov, cs]) =>
+    h("fieldset", {}, h("legend", {}, prov), cs.map(c => h("label", {class: "city-pick"},
+      h("span", {}, `${c.name} (${c.letter})`),
+      h("select", {"data-city": c.name}, h("option", {value: ""}, "?"), info.goods.map(g => h("option", {value: g}, g))))))));
+  const display = h("div", {class: "display-pick"}, [1, 2, 3, 4, 5, 6, 7].map(i =>
+    h("select", {"data-slot": i}, h("option", {value: ""}, `card ${i}`), info.deckI.map(c => h("option", {value: c}, c)))));
+  box.replaceChildren(h("h4", {}, "City goods"), cities, h("h4", {}, "Display, left to right"), display);
+}
+
+function layoutOf(form) {
+  const cities = {};
+  form.querySelectorAll("[data-city]").forEach(s => { if (s.value) cities[s.getAttribute("data-city")] = s.value; });
+  const display = [...form.querySelectorAll("[data-slot]")].map(s => s.value).filter(Boolean);
+  return {cities, display};
+}
+
+async function startGame(form, table) {
+  const names = form.elements.names.value.split(",").map(x => x.trim()).filter(Boolean);
+  const body = {file: form.elements.file.value.trim(), map: form.elements.map.value, names, players: names.length};
+  if (table) body.table = table;
+  else if (form.elements.seed.value !== "") body.seed = +form.elements.seed.value;
+  show(await api("/api/new", body));
+}
+
+// ------------------------------------------------------------------ the log
+function drawLog() {
+  const box = document.getElementById("log");
+  if (!box) return;
+  box.replaceChildren(...S.log.slice(0, 12).map(l => h("div", {class: "line " + l.kind}, l.text)));
+}
+
+document.addEventListener("keydown", ev => {
+  if (ev.key === "Escape" && S.selected.length) { S.selected = []; draw(); }
+});
+
+act(load);
+setInterval(poll, 1000);

@@ -1,0 +1,460 @@
+"""The web board's API in-process (Starlette's TestClient): a game entered by moves, every kind of bad
+request refused with its one line while the server goes on answering, and the CLI on the same file."""
+import os
+
+import pytest
+from starlette.testclient import TestClient
+
+from cli_helpers import new_game, run
+from concordia_ai.engine import limits
+from concordia_ai.web.app import create_app
+
+BASE = "http://127.0.0.1:8765"
+
+
+def client(folder, game=None, **kw) -> TestClient:
+    return TestClient(create_app(str(folder), None if game is None else str(game), port=8765, **kw),
+                      base_url=BASE, raise_server_exceptions=False)
+
+
+def still_serving(c: TestClient, **kw):
+    r = c.get("/api/version", **kw)
+    assert r.status_code == 200, r.text
+
+
+def new(c, **extra):
+    body = {"file": "g.json", "map": "italia", "players": 3, "seed": 7, "names": ["Ann", "Bob", "Cy"], **extra}
+    r = c.post("/api/new", json=body)
+    assert r.status_code == 200, r.text
+    return r.json()
+
+
+def test_without_a_game_the_page_is_offered_a_start(tmp_path):
+    c = client(tmp_path)
+    assert c.get("/api/state").json() == {"file": None, "folder": str(tmp_path.resolve()), "games": [], "logs": [],
+                                          "maps": ["imperium", "italia", "creta", "aegyptus"]}
+    page = c.get("/")
+    assert page.status_code == 200 and '<script src="/static/app.js">' in page.text
+    assert "default-src 'self'" in page.headers["content-security-policy"]
+
+
+def test_a_new_simulation_and_its_state(tmp_path):
+    c = client(tmp_path)
+    s = new(c)
+    assert s["lines"] == ["created g.json: Italia, 3 players (Ann, Bob, Cy), simulation, seed 7"]
+    assert s["status"] == "turn 1 (round 1): Ann's turn; Ann decides now: play (plays a card from hand)"
+    assert [m["text"] for m in s["moves"]] == ["play Tribune", "play Architect", "play Prefect", "play Mercator/3",
+                                               "play Diplomat", "play Senator"]
+    assert s["moves"][4]["targets"] == ["hand:Diplomat/Jupiter"]
+    ann = s["players"][0]
+    assert (ann["name"], ann["coins"], ann["vp"], ann["space"], ann["colonistsHome"]) == (
+        "Ann", 5, 7, {"used": 10, "of": 12}, {"land": 2, "sea": 2})
+    assert ann["goods"] == {"brick": 1, "food": 2, "tool": 1, "wine": 1, "cloth": 1}
+    assert [d["card"] for d in s["display"]] == ["Prefect/I", "Colonist/I", "Mason/I", "Farmer/I", "Diplomat/I",
+                                                 "Smith/I", "Mercator/I"]
+    assert s["display"][0]["price"] == "wine"
+    assert s["prices"] == {"brick": 3, "food": 4, "tool": 5, "wine": 6, "cloth": 7}
+    assert s["unseen"] == {"I": 1, "II": 7, "III": 6} and "stack_order" not in str(s)
+    assert abs(sum(p["win"] for p in s["players"]) - 1.0) < 1e-3
+    assert s["moveCount"] == 0 and (tmp_path / "g.json").exists()
+    # an existing file is never replaced
+    r = c.post("/api/new", json={"file": "g.json", "map": "italia", "players": 3, "seed": 8})
+    assert r.status_code == 409
+    assert r.json() == {"error": "file: g.json already exists; choose another name (nothing was replaced)"}
+
+
+def test_a_short_game_entered_by_moves(tmp_path):
+    c = client(tmp_path)
+    new(c)
+    r = c.post("/api/play", json={"moves": ["play Architect"], "expect": 0})
+    assert r.json()["lines"] == ["played: play Architect (Ann, turn 1, round 1)"]
+    assert r.json()["phase"] == "architect-move" and r.json()["stepsLeft"] == 2
+    moves = {m["text"]: m["targets"] for m in r.json()["moves"]}
+    assert moves["move land Roma > Casinum-Roma"] == ["city:Roma", "route:land:Casinum-Roma"]
+    r = c.post("/api/play", json={"moves": ["move land Roma > Casinum-Roma", "build Casinum", "done"], "expect": 1})
+    assert r.json()["lines"] == ["played: move land Roma > Casinum-Roma (Ann, turn 1, round 1)",
+                                 "played: build Casinum (Ann, turn 1, round 1)",
+                                 "played: done (Ann, turn 1, round 1)"]
+    s = r.json()
+    assert s["player"] == "Bob" and s["moveCount"] == 4
+    assert s["players"][0]["houses"] == 1 and s["players"][0]["coins"] == 5 - 3
+    assert 'data-el="city:Casinum"' in s["svg"] and "Ann&#x27;s house" in s["svg"]
+    r = c.post("/api/play", json={"moves": ["play Prefect", "produce Campania"], "expect": 4})
+    assert r.json()["lines"] == ["played: play Prefect (Bob, turn 2, round 1)",
+                                 "played: produce Campania (Bob, turn 2, round 1)"]
+    # the page showed an older game: nothing is recorded
+    r = c.post("/api/play", json={"moves": ["play Tribune"], "expect": 4})
+    assert r.status_code == 409
+    assert r.json() == {"error": "the game changed since the page showed it (6 moves recorded, the page showed 4); "
+                                 "nothing was recorded, look again"}
+    assert c.get("/api/state").json()["moveCount"] == 6
+
+
+def test_a_bad_move_is_refused_and_the_server_answers_on(tmp_path):
+    c = client(tmp_path)
+    new(c)
+    r = c.post("/api/play", json={"moves": ["play Consul"]})
+    assert r.status_code == 400
+    assert r.json() == {"error": "move 'play Consul' rejected: 'play Consul' is not a legal move for Ann: Ann holds "
+                                 "no 'consul' (hand: Tribune, Architect, Prefect, Mercator/3, Diplomat/Jupiter, "
+                                 "Senator); legal now: play Tribune, play Architect, play Prefect, play Mercator/3, "
+                                 "play Diplomat, play Senator"}
+    for body in ({"moves": []}, {"moves": "  "}, {"moves": [3]}):
+        r = c.post("/api/play", json=body)
+        assert (r.status_code, r.json()) == (400, {"error": 'moves: give a list of moves in notation, e.g. '
+                                                            '["play Architect"]'}), body
+    r = c.post("/api/play", content=b"{not json", headers={"content-type": "application/json"})
+    assert r.json() == {"error": "the request body is not valid JSON (line 1, column 2: Expecting property name "
+                                 "enclosed in double quotes)"}
+    still_serving(c)
+    assert c.get("/api/state").json()["moveCount"] == 0
+
+
+def test_a_bad_token_is_refused_and_the_server_answers_on(tmp_path):
+    c = client(tmp_path, host="0.0.0.0", token="s3cret-token")
+    r = c.get("/api/state")
+    assert (r.status_code, r.json()) == (403, {"error": "this board needs its token: open the address that "
+                                                        "`concordia serve` printed (it ends with ?token=...)"})
+    r = c.get("/api/state?token=guess")
+    assert (r.status_code, r.json()) == (403, {"error": "wrong token: open the address with the token that "
+                                                        "`concordia serve` printed"})
+    r = c.get("/", headers={"x-concordia-token": "guess"})
+    assert r.status_code == 403
+    assert c.get("/static/app.js").status_code == 403
+    still_serving(c, headers={"x-concordia-token": "s3cret-token"})
+    page = c.get("/?token=s3cret-token")
+    assert page.status_code == 200 and "concordia_token=s3cret-token" in page.headers["set-cookie"]
+    assert c.get("/api/state").status_code == 200       # the cookie the page set
+    assert c.app.state.board.guard.address() == "http://127.0.0.1:8765/?token=s3cret-token"
+
+
+def test_the_host_header_must_name_this_server(tmp_path):
+    c = client(tmp_path)
+    r = c.get("/api/state", headers={"host": "attacker.example:8765"})
+    assert (r.status_code, r.json()) == (403, {"error": "the Host header 'attacker.example:8765' does not name this "
+                                                        "server; open http://127.0.0.1:8765/ instead"})
+    assert c.get("/api/state", headers={"host": "localhost:8765"}).status_code == 200
+    still_serving(c)
+
+
+def test_no_file_outside_the_folder_can_be_opened(tmp_path):
+    inside = tmp_path / "served"
+    inside.mkdir()
+    game = new_game(tmp_path, "outside.json")
+    os.symlink(game, inside / "link.json")
+    c = client(inside)
+    for name in ("../outside.json", str(game), "link.json", "/etc/passwd"):
+        r = c.post("/api/open", json={"file": name})
+        assert (r.status_code, r.json()) == (403, {"error": f"file: {name!r} is outside the served folder "
+                                                            f"{inside.resolve()}; the board opens only files inside it"})
+        still_serving(c)
+    r = c.get("/api/replay", params={"file": "../outside.json"})
+    assert r.status_code == 403
+    r = c.post("/api/new", json={"file": "../made.json", "map": "italia", "players": 3})
+    assert r.status_code == 403 and not (tmp_path / "made.json").exists()
+    r = c.get("/static/..%2F..%2Fapp.py")
+    assert r.status_code == 404
+    still_serving(c)
+
+
+def test_a_huge_body_is_refused_and_the_server_answers_on(tmp_path):
+    c = client(tmp_path)
+    new(c)
+    big = b'{"moves": ["' + b"x" * limits.REQUEST_BYTES + b'"]}'
+    r = c.post("/api/play", content=big, headers={"content-type": "application/json"})
+    assert (r.status_code, r.json()) == (413, {"error": "the request body is over 1,048,576 bytes; a request to "
+                                                        "the board is a few kB"})
+
+    def chunks():           # no Content-Length: the stream itself is cut at the bound
+        for _ in range(40):
+            yield b"x" * 65536
+
+    r = c.post("/api/play", content=chunks())
+    assert r.status_code == 413
+    deep = b'{"moves": ' + b"[" * 100 + b"]" * 100 + b"}"
+    r = c.post("/api/play", content=deep, headers={"content-type": "application/json"})
+    assert r.json() == {"error": "the request body nests lists or objects 101 deep; at most 64 is allowed"}
+    still_serving(c)
+    assert c.get("/api/state").json()["moveCount"] == 0
+
+
+def test_another_site_cannot_post_moves(tmp_path):
+    c = client(tmp_path)
+    new(c)
+    r = c.post("/api/play", json={"moves": ["play Prefect"]}, headers={"origin": "http://evil.example"})
+    assert (r.status_code, r.json()) == (403, {"error": "the request comes from another site ('http://evil.example'); "
+                                                        "the board answers only its own page"})
+    # a form or a no-cors fetch elsewhere can only send text/plain or form data
+    r = c.post("/api/play", content=b'{"moves": ["play Prefect"]}', headers={"content-type": "text/plain"})
+    assert (r.status_code, r.json()) == (415, {"error": "a request to the board is JSON (Content-Type: "
+                                                        "application/json), not text/plain"})
+    assert c.get("/api/state").json()["moveCount"] == 0
+    r = c.post("/api/play", json={"moves": ["play Prefect"]}, headers={"origin": BASE})
+    assert r.status_code == 200
+
+
+def test_numbers_keep_the_cli_bounds(tmp_path):
+    c = client(tmp_path)
+    new(c)
+    r = c.post("/api/hint", json={"iterations": 2 ** 40})
+    assert (r.status_code, r.json()) == (400, {"error": "iterations: 1099511627776 is out of range for search "
+                                                        "iterations; give an integer in 1..2,147,483,647"})
+    r = c.post("/api/hint", json={"seconds": True})
+    assert r.json() == {"error": "seconds: true is not a number; give a number in 0.001..86,400"}
+    r = c.post("/api/new", json={"file": "h.json", "map": "italia", "players": 9})
+    assert r.json() == {"error": "players: 9 is out of range for players; give an integer in 2..5"}
+    still_serving(c)
+
+
+def test_an_internal_error_is_one_line_and_the_server_answers_on(tmp_path, monkeypatch):
+    c = client(tmp_path)
+    new(c)
+    board = c.app.state.board
+    monkeypatch.setattr(board, "state", lambda *a, **k: 1 / 0)
+    r = c.get("/api/state")
+    assert (r.status_code, r.json()) == (500, {"error": "internal error (please report): ZeroDivisionError: "
+                                                        "division by zero"})
+    still_serving(c)
+
+
+def test_a_play_in_a_terminal_shows_on_the_page(tmp_path):
+    game = new_game(tmp_path)
+    c = client(tmp_path, game)
+    before = c.get("/api/version").json()
+    assert before["file"] == "game.json"
+    run("play", game, "play Prefect", "produce Italia")
+    after = c.get("/api/version").json()
+    assert after["version"] != before["version"]
+    s = c.get("/api/state").json()
+    assert s["moveCount"] == 2 and s["player"] == "Bob"
+    # and the page's move shows in the terminal
+    c.post("/api/play", json={"moves": ["play Architect"], "expect": 2})
+    out = run("log", game).stdout
+    assert "3         2      1  Bob     Architect  (in progress)" in out
+
+
+def test_undo_and_redo_as_the_cli(tmp_path):
+    c = client(tmp_path)
+    new(c)
+    c.post("/api/play", json={"moves": ["play Architect", "move land Roma > Casinum-Roma", "build Casinum", "done"]})
+    s = c.post("/api/undo", json={"expect": 4}).json()
+    assert (s["lines"], s["moveCount"], s["redo"]) == (["undone: done"], 3, 1)
+    s = c.post("/api/undo", json={"turn": True, "expect": 3}).json()
+    assert s["lines"] == ["undone: turn 1, Ann: play Architect; move land Roma > Casinum-Roma; build Casinum"]
+    assert (s["moveCount"], s["redo"]) == (0, 2)
+    s = c.post("/api/redo", json={"expect": 0}).json()
+    assert s["lines"] == ["redone: play Architect (Ann, turn 1, round 1)",
+                          "redone: move land Roma > Casinum-Roma (Ann, turn 1, round 1)",
+                          "redone: build Casinum (Ann, turn 1, round 1)"]
+    s = c.post("/api/redo", json={}).json()
+    assert (s["lines"], s["moveCount"], s["redo"], s["player"]) == (["redone: done (Ann, turn 1, round 1)"], 4, 0, "Bob")
+    r = c.post("/api/redo", json={})
+    assert (r.status_code, r.json()) == (400, {"error": f"nothing to redo in {tmp_path.resolve() / 'g.json'}: redo "
+                                                        "follows undo, until a new move is played"})
+    # the CLI sees the same file: its undo is redone on the page
+    run("undo", tmp_path / "g.json")
+    assert c.post("/api/redo", json={}).json()["lines"] == ["redone: done (Ann, turn 1, round 1)"]
+    # a new move ends what can be redone
+    c.post("/api/undo", json={})
+    s = c.post("/api/play", json={"moves": ["done"]}).json()
+    assert s["redo"] == 0
+
+
+def test_a_real_table_entered_on_the_page_reveals_from_the_unseen_cards(tmp_path):
+    c = client(tmp_path)
+    sim = new(c, file="sim.json")
+    info = c.get("/api/boardinfo", params={"map": "italia"}).json()
+    assert info["deckI"] == ["Architect", "Colonist", "Diplomat", "Farmer", "Mason", "Mercator", "Prefect", "Smith"]
+    assert info["tokens"]["A"]["tokens"] == {"brick": 2, "food": 2, "tool": 1, "wine": 1, "cloth": 1}
+    cities = {name: good for name, good in
+              (("Aquileia", "cloth"), ("Bauzanum", "food"), ("Verona", "tool"), ("Comum", "food"), ("Segusio", "wine"),
+               ("Genua", "brick"), ("Nicaea", "brick"), ("Mutina", "food"), ("Ravenna", "cloth"), ("Cosa", "brick"),
+               ("Florentia", "tool"), ("Aleria", "brick"), ("Olbia", "wine"), ("Ancona", "tool"), ("Hadria", "tool"),
+               ("Spoletum", "brick"), ("Casinum", "tool"), ("Neapolis", "food"), ("Brundisium", "cloth"),
+               ("Luceria", "wine"), ("Croton", "food"), ("Potentia", "brick"), ("Messana", "food"),
+               ("Panormus", "wine"), ("Syracusae", "brick"))}
+    display = [d["name"] for d in sim["display"]]
+    r = c.post("/api/new", json={"file": "table.json", "map": "italia", "names": ["Ann", "Bob", "Cy"],
+                                 "table": {"cities": dict(list(cities.items())[:-1]), "display": display}})
+    assert (r.status_code, r.json()) == (400, {"error": "cities: no good given for Syracusae"})
+    s = c.post("/api/new", json={"file": "table.json", "map": "italia", "names": ["Ann", "Bob", "Cy"],
+                                 "table": {"cities": cities, "display": display}}).json()
+    assert s["lines"] == ["created table.json: Italia, 3 players (Ann, Bob, Cy), real table"]
+    assert s["external"] is True
+    s = c.post("/api/play", json={"moves": ["play Senator", "buy Prefect/I", "done"]}).json()
+    assert s["lines"][-1] == "revealed: Architect/I (the only card left in deck I), turned up in Ann's turn 1, round 1"
+    s = c.post("/api/play", json={"moves": ["play Senator", "buy Colonist/I", "done"]}).json()
+    assert (s["decider"], s["phase"], s["unseen"]) == ("chance", "chance", {"II": 7, "III": 6})
+    assert [(m["text"], m["targets"]) for m in s["moves"]][:2] == [("reveal Architect/II", ["unseen:Architect/II"]),
+                                                                    ("reveal Prefect/II", ["unseen:Prefect/II"])]
+    assert len(s["moves"]) == 7
+    s = c.post("/api/play", json={"moves": ["reveal Weaver/II"], "expect": s["moveCount"]}).json()
+    assert s["lines"] == ["played: reveal Weaver/II (turned up in Bob's turn 2, round 1)"]
+    assert (s["decider"], s["display"][6]["card"], s["unseen"]) == ("Cy", "Weaver/II", {"II": 6, "III": 6})
+
+
+def wait(c, job: dict) -> dict:
+    import time
+    for _ in range(600):
+        if job["state"] != "running":
+            return job
+        time.sleep(0.05)
+        job = c.get("/api/job", params={"id": job["job"]}).json()
+    raise AssertionError(f"job still running: {job}")
+
+
+def test_a_hint_on_the_page_is_the_cli_hint(tmp_path):
+    import json
+    c = client(tmp_path)
+    new(c)
+    job = c.post("/api/hint", json={"iterations": 400, "top": 3}).json()
+    assert (job["kind"], job["budget"], job["moveCount"]) == ("hint", "400 iterations", 0)
+    done = wait(c, job)
+    assert (done["state"], done["progress"], done["error"]) == ("done", 1.0, None)
+    cli = json.loads(run("hint", tmp_path / "g.json", "--iterations", 400, "--top", 3, "--json", "-q").stdout)
+    page = done["result"]["turns"]
+    assert [{k: v for k, v in t.items() if k != "targets"} for t in page] == cli["turns"]
+    assert done["result"]["warnings"] == cli["warnings"]
+    assert done["result"]["order"] == "win % less two standard errors"
+    # the board elements each turn touches, for hovering
+    for t in page:
+        first = t["moves"][0].removeprefix("play ")
+        assert t["targets"][0] == ("hand:Diplomat/Jupiter" if first == "Diplomat" else f"hand:{first}")
+    # play the top turn: the page sends it with the moves the hint saw
+    s = c.post("/api/play", json={"moves": page[0]["moves"], "expect": done["moveCount"]}).json()
+    assert s["moveCount"] == len(page[0]["moves"]) and s["player"] == "Bob"
+    r = c.post("/api/play", json={"moves": page[1]["moves"], "expect": done["moveCount"]})
+    assert r.status_code == 409
+
+
+def test_a_hint_is_refused_when_nobody_can_be_advised(tmp_path):
+    c = client(tmp_path)
+    r = c.post("/api/hint", json={"iterations": 100})
+    assert (r.status_code, r.json()) == (409, {"error": "no game is open; open a game file or start a new game"})
+    r = c.get("/api/job", params={"id": "hint-99"})
+    assert (r.status_code, r.json()) == (404, {"error": "no job 'hint-99': it finished long ago or never started"})
+    still_serving(c)
+
+
+def test_a_running_hint_can_be_stopped(tmp_path):
+    c = client(tmp_path)
+    new(c)
+    job = c.post("/api/hint", json={"seconds": 60, "jobs": 1}).json()
+    c.post("/api/stop", json={"job": job["job"]})
+    done = wait(c, job)
+    assert done["state"] == "stopped" and done["result"]["turns"]
+
+
+def test_the_review_on_the_page_is_the_cli_review(tmp_path):
+    import json
+    c = client(tmp_path)
+    new(c)
+    c.post("/api/play", json={"moves": ["play Prefect", "produce Campania"]})
+    c.post("/api/play", json={"moves": ["play Architect", "move land Roma > Casinum-Roma", "build Casinum", "done"]})
+    c.post("/api/play", json={"moves": ["play Tribune", "done"]})
+    done = wait(c, c.post("/api/review", json={"iterations": 300}).json())
+    assert done["state"] == "done", done
+    r = done["result"]
+    assert [(x["turn"], x["player"], x["start"]) for x in r["records"]] == [(1, "Ann", 0), (2, "Bob", 2), (3, "Cy", 6)]
+    assert r["out"] == str(tmp_path.resolve() / "g.review.jsonl") and r["searched"] == 3
+    cli = json.loads(run("review", tmp_path / "g.json", "--iterations", 300, "--json", "-q",
+                         "--out", tmp_path / "cli.review.jsonl").stdout)
+    assert [{k: v for k, v in x.items() if k != "start"} for x in r["records"]] == cli["turns"]
+    assert r["summary"] == cli["summary"]
+    # a point of the chart opens the position before that turn, read-only
+    v = c.get("/api/view", params={"at": 2}).json()
+    assert v["view"] == {"kind": "position", "at": 2, "of": 8} and v["player"] == "Bob" and v["moves"] == []
+    r = c.get("/api/view", params={"at": 9})
+    assert r.json() == {"error": "at: 9 is out of range for at; give an integer in 0..8"}
+
+
+def test_a_tournament_log_is_replayed(tmp_path):
+    import json
+    from concordia_ai.ai.bots import make_bot, play_game
+    bots = [make_bot("random", seed=1), make_bot("greedy", seed=2)]
+    played = play_game(bots, "italia", seed=11, record_texts=True)
+    folder = tmp_path / "runs" / "t1"
+    folder.mkdir(parents=True)
+    scores = played.game.scores()
+    record = {"block": 0, "rotation": 0, "index": 0, "seed": 11, "board": "italia", "players": 2,
+              "seats": [{"bot": "random", "spec": "random"}, {"bot": "random", "spec": "random:x"}],
+              "moves": played.texts, "scores": scores, "ranking": played.game.ranking(),
+              "ranks": [1 + played.game.ranking().index(s) for s in range(2)], "winner": "random"}
+    (folder / "games.jsonl").write_text(json.dumps(record) + "\n")
+    c = client(tmp_path)
+    assert c.get("/api/files").json()["logs"] == ["runs/t1/games.jsonl"]
+    listing = c.get("/api/replay", params={"file": "runs/t1/games.jsonl"}).json()
+    assert listing["games"] == [{"game": 0, "board": "italia", "players": 2, "seats": ["random", "random 2"],
+                                 "winner": "random", "scores": [s["total"] for s in scores],
+                                 "moves": len(played.texts)}]
+    start = c.get("/api/replay", params={"file": "runs/t1/games.jsonl", "game": 0, "at": 0}).json()
+    assert start["view"]["at"] == 0 and start["turn"] == 1 and start["moves"] == []
+    end = c.get("/api/replay", params={"file": "runs/t1/games.jsonl", "game": 0, "at": len(played.texts)}).json()
+    assert end["over"] is True and [p["vp"] for p in end["players"]] == [s["total"] for s in scores]
+    r = c.get("/api/replay", params={"file": "runs/t1/games.jsonl", "game": 1})
+    assert r.json() == {"error": "game: 1 is out of range for game; give an integer in 0..0"}
+    (folder / "bad.jsonl").write_text("{\n")
+    r = c.get("/api/replay", params={"file": "runs/t1/bad.jsonl"})
+    assert (r.status_code, r.json()) == (400, {"error": f"log {folder.resolve() / 'bad.jsonl'}: line 1 is not a game "
+                                                        "record (is not valid JSON (line 1, column 2: Expecting "
+                                                        "property name enclosed in double quotes)); the log is damaged"})
+    still_serving(c)
+
+
+def test_a_two_player_hint_says_its_win_is_the_hand_formula(tmp_path):
+    import json
+    c = client(tmp_path)
+    new(c, players=2, names=["Ann", "Bob"])
+    done = wait(c, c.post("/api/hint", json={"iterations": 300, "top": 2}).json())
+    cli = json.loads(run("hint", tmp_path / "g.json", "--iterations", 300, "--top", 2, "--json", "-q").stdout)
+    assert done["result"]["warnings"] == cli["warnings"]
+    assert cli["warnings"][-1].startswith("win % here is the search's own estimate with the hand formula")
+
+
+def test_a_real_server_refuses_bad_requests_and_answers_on(tmp_path):
+    """The same refusals over a socket to uvicorn, as a browser would send them."""
+    import http.client
+    import json
+    import socket
+    import threading
+    import time
+
+    import uvicorn
+    game = new_game(tmp_path)
+    s = socket.socket()
+    s.bind(("127.0.0.1", 0))
+    port = s.getsockname()[1]
+    s.close()
+    server = uvicorn.Server(uvicorn.Config(create_app(str(tmp_path), str(game), port=port), host="127.0.0.1",
+                                           port=port, log_level="critical"))
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    for _ in range(250):
+        if server.started:
+            break
+        time.sleep(0.02)
+
+    def ask(method, path, body=None, headers=None):
+        conn = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
+        try:
+            conn.request(method, path, body=body, headers={"Content-Type": "application/json", **(headers or {})})
+            r = conn.getresponse()
+            return r.status, json.loads(r.read() or b"null")
+        finally:
+            conn.close()
+
+    try:
+        assert ask("POST", "/api/play", json.dumps({"moves": ["play Consul"]}))[0] == 400
+        assert ask("GET", "/api/state", headers={"Host": "evil.example"}) == (
+            403, {"error": f"the Host header 'evil.example' does not name this server; open http://127.0.0.1:{port}/ "
+                           "instead"})
+        assert ask("POST", "/api/open", json.dumps({"file": "../../etc/passwd"}))[0] == 403
+        assert ask("POST", "/api/play", b"x" * (limits.REQUEST_BYTES + 10)) == (
+            413, {"error": "the request body is over 1,048,576 bytes; a request to the board is a few kB"})
+        status, answer = ask("GET", "/api/version")
+        assert status == 200 and answer["file"] == "game.json"
+        assert ask("POST", "/api/play", json.dumps({"moves": ["play Prefect", "produce Italia"]}))[0] == 200
+        assert ask("GET", "/api/state")[1]["moveCount"] == 2
+    finally:
+        server.should_exit = True
+        thread.join(5)
