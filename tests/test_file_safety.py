@@ -13,6 +13,9 @@ import pytest
 from concordia_ai.lab import tournament
 from concordia_ai.io.atomic_write import open_append, open_update, write_atomic
 from concordia_ai.lab.tournament import TournamentConfig, TournamentError, prepare
+from concordia_ai.ai.bots import make_bot
+from concordia_ai.engine.game import Game
+from concordia_ai.table.game_file import GameFile
 from cli_helpers import run
 
 CLI = [sys.executable, "-c", "from concordia_ai.cli import main; main()"]
@@ -317,6 +320,22 @@ def test_tournament_workers_die_after_kill_9_of_the_parent(tmp_path):
     _kill_parent_then_wait_for_children(
         CLI + ["tournament", "--out", "t", "--jobs", "2", "--players", "2", "--games", "2",
                "--bot", f"a={spec}", "--bot", f"b={spec}"], tmp_path)
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc")
+def test_review_workers_die_after_kill_9_of_the_parent(tmp_path):
+    g = Game.new("imperium", 3, seed=11, names=["Ann", "Bob", "Cid"])
+    gf = GameFile.create(str(tmp_path / "g.json"), g)
+    bots = [make_bot("heuristic", seed=i) for i in range(3)]
+    texts = []
+    while g.state.turns < 6:
+        m = bots[g.decider].choose(g)
+        texts.append(g.text(m))
+        g.apply(m)
+    gf.apply(texts)
+    gf.save()
+    _kill_parent_then_wait_for_children(
+        CLI + ["review", "g.json", "--jobs", "2", "--iterations", "100000000", "-q"], tmp_path)
 
 
 def _thread_ticks(pid):

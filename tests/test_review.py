@@ -161,6 +161,7 @@ def test_parallel_review_gives_the_same_grades(short_game, tmp_path):
     gf = GameFile.load(str(short_game))
     config = SearchConfig(iterations=200, seed=3)
     one = rv.review_game(gf.initial, gf.moves, config, str(tmp_path / "one.jsonl"), jobs=1)
-    two = rv.review_game(gf.initial, gf.moves, config, str(tmp_path / "two.jsonl"), jobs=2)
+    from concordia_ai.lab.runner import map_unordered
+    two = rv.review_game(gf.initial, gf.moves, config, str(tmp_path / "two.jsonl"), jobs=2, map_fn=map_unordered)
     assert two.records == one.records and two.searched == 6     # in game order, whatever order they finished
     assert sorted(json.loads(x)["index"] for x in (tmp_path / "two.jsonl").read_text().splitlines()) == list(range(6))

@@ -396,7 +396,7 @@ def test_a_tournament_log_is_replayed(tmp_path):
     (folder / "bad.jsonl").write_text("{\n")
     r = c.get("/api/replay", params={"file": "runs/t1/bad.jsonl"})
     assert (r.status_code, r.json()) == (400, {"error": f"log {folder.resolve() / 'bad.jsonl'}: line 1 is not a game "
-                                                        "record (is not valid JSON (line 1, column 2: Expecting "
+                                                        "record (not valid JSON (line 1, column 2: Expecting "
                                                         "property name enclosed in double quotes)); the log is damaged"})
     still_serving(c)
 

@@ -8,6 +8,7 @@ import click
 
 from ..engine import limits
 from ..io.atomic_write import check_writable
+from ..lab.runner import map_unordered
 from ..table import review as rv
 from .app import UserError, main
 from .budget import search_budget
@@ -70,7 +71,8 @@ def review(game_file, seconds, iterations, jobs, player_name, out_path, plot_pat
     from ..ai.turns import recorded_turns
     total = len([t for t in recorded_turns(gf._initial_game(), gf.moves) if seat is None or t.seat == seat])
     bar = tqdm(total=total, desc="review", unit="turn", file=sys.stderr, disable=quiet)
-    result = rv.review_game(gf.initial, gf.moves, config, out, seat, workers, progress=bar.update)
+    result = rv.review_game(gf.initial, gf.moves, config, out, seat, workers, progress=bar.update,
+                            map_fn=map_unordered)
     bar.close()
     rows = rv.summary(result.records, names)
     if seat is not None:

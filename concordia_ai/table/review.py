@@ -16,6 +16,7 @@ the more severe of the two. A turn whose every step had one legal move is not gr
 from __future__ import annotations
 
 import hashlib
+from functools import partial
 import io
 import json
 import math
@@ -181,11 +182,14 @@ class Review:
 
 
 def review_game(initial: dict, moves: list[str], config: SearchConfig, out: str,
-                player: int | None = None, jobs: int = 1, search_fn=search, progress=None) -> Review:
+                player: int | None = None, jobs: int = 1, search_fn=search, progress=None,
+                map_fn=None) -> Review:
     """Grade every recorded turn (of one seat, if `player`), resuming from `out` and appending to it.
 
     `progress(n)` is called as each turn is graded (n = 1); with jobs > 1 turns run in parallel
-    processes (joblib) and arrive in any order, but each is written as soon as it finishes."""
+    processes through `map_fn(fn, tasks, jobs)` (the lab's runner, concordia_ai.lab.runner.map_unordered,
+    whose workers die with this process even when it is killed by kill -9; this layer sits below it, so
+    the caller passes it in) and arrive in any order, but each is written as soon as it finishes."""
     turns = recorded_turns(Game.from_json(initial), moves)
     if player is not None:
         turns = [t for t in turns if t.seat == player]
@@ -197,9 +201,9 @@ def review_game(initial: dict, moves: list[str], config: SearchConfig, out: str,
         if jobs == 1 or len(todo) <= 1:
             results = (review_turn(initial, moves, t, config, search_fn) for t in todo)
         else:
-            from joblib import Parallel, delayed
-            results = Parallel(n_jobs=jobs, return_as="generator_unordered")(
-                delayed(review_turn)(initial, moves, t, config, search_fn) for t in todo)
+            if map_fn is None:
+                raise ValueError("review_game: jobs > 1 needs map_fn (concordia_ai.lab.runner.map_unordered)")
+            results = map_fn(partial(_review_one, initial, moves, config, search_fn), todo, jobs)
         for rec in results:
             append_record(f, rec)
             graded[rec["key"]] = rec
@@ -207,6 +211,10 @@ def review_game(initial: dict, moves: list[str], config: SearchConfig, out: str,
                 progress(1)
     records = [graded[turn_key(initial, moves, t)] for t in turns]
     return Review(records, len(todo), out)
+
+
+def _review_one(initial: dict, moves: list[str], config: SearchConfig, search_fn, rt: RecordedTurn) -> dict:
+    return review_turn(initial, moves, rt, config, search_fn)     # one task of map_fn (picklable by name)
 
 
 def summary(records: list[dict], names: list[str]) -> list[dict]:

@@ -98,11 +98,15 @@ class Guard:
             raise WebError(400, f"{what}: give a file name inside the served folder {self.folder}")
         if len(name) > 4096 or "\0" in name:
             raise WebError(400, f"{what}: not a valid file name")
-        try:
-            return safe_read.confined(name, self.folder)
-        except safe_read.UserFileError:
+        # links followed, then the real path must lie inside the real folder. (A path, not a descriptor:
+        # the game file is locked and rewritten by name, as the CLI does; analyze --root, which only
+        # reads, opens beneath its root with safe_read.read_beneath instead.)
+        base = os.path.realpath(self.folder)
+        full = os.path.realpath(os.path.join(base, name))
+        if os.path.commonpath([base, full]) != base:
             raise WebError(403, f"{what}: {shown(name)} is outside the served folder {self.folder}; "
-                                f"the board opens only files inside it") from None
+                                f"the board opens only files inside it")
+        return full
 
     def relative(self, path: str) -> str:
         return os.path.relpath(path, self.folder)
