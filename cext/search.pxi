@@ -36,6 +36,7 @@ cdef enum:
     POL_RANDOM = 0
     POL_GREEDY = 1
     POL_NONE = 2         # no rollout: the leaf itself is evaluated
+    POL_POLICY = 3       # rollout moves drawn from the policy prior (policy.pxi)
     EVAL_HAND = 0        # the hand-set formula `evaluate` (today's default before the value model)
     EVAL_NET = 1         # the value model (value.pxi), the hand formula where no weights are loaded
     HASH_SIZE = 4096
@@ -55,6 +56,7 @@ ctypedef struct Node:
     float margin
     float win2           # root player's summed squared win values: the standard error of `win`
     float vp2
+    float prior          # the policy's prior of the action when it was expanded (0 without the policy)
     int8_t mover         # seat that chose the action, -1 for a chance outcome
 
 ctypedef struct SearchConfig:
@@ -75,6 +77,7 @@ ctypedef struct SearchConfig:
     int32_t eval_kind     # EVAL_HAND or EVAL_NET
     int32_t chance_merge  # 1: one child for every outcome of a revealed card (open loop through chance)
     float root_floor      # root children get at least this share of an even split of the root's visits
+    float policy_w        # weight of the policy prior (PUCT term, prior-sampled expansion); 0 = off
     uint64_t seed
 
 ctypedef struct Tree:
@@ -290,10 +293,18 @@ cdef int rollout(State* st, const SearchConfig* cfg, uint64_t* r) noexcept nogil
             break
         if cfg.rollout_policy == POL_GREEDY and <float>(rng_next(r) >> 40) / 16777216.0 >= cfg.epsilon:
             apply_action(st, acts[greedy_index(st, acts, n, r)])
+        elif cfg.rollout_policy == POL_POLICY:
+            apply_action(st, acts[policy_sample(st, acts, n, r)])
         else:
             apply_action(st, acts[rng_below(r, n)])
         steps += 1
     return st.phase == PH_OVER
+
+
+cdef inline float puct_bias(const SearchConfig* cfg, const Node* nd) noexcept nogil:
+    """The policy's term beside UCB (PUCT): weight * P * sqrt(N_parent) / (1 + N_child), where N_parent is
+    the child's availability count (how often its parent was visited with this move legal)."""
+    return cfg.policy_w * nd.prior * sqrt(<float>nd.avail) / (1.0 + nd.visits)
 
 
 cdef int ismcts(const State* root, const SearchConfig* cfg, Tree* t, int32_t* done_iterations, double* seconds,
@@ -309,7 +320,7 @@ cdef int ismcts(const State* root, const SearchConfig* cfg, Tree* t, int32_t* do
     cdef float rew[MAX_P]
     cdef float val[MAX_P]
     cdef float winp[MAX_P]
-    cdef float score, bs, margin, best_other, wr, floor_visits
+    cdef float score, bs, margin, best_other, wr, floor_visits, pr = 0.0
     cdef int32_t cand[MAX_ACTIONS]
     cdef double t0 = cc_thread_seconds(), elapsed = 0.0
     cdef int rootp = root.decider, starved, starved_v
@@ -384,6 +395,8 @@ cdef int ismcts(const State* root, const SearchConfig* cfg, Tree* t, int32_t* do
                     t.nodes[ch].avail += 1
                     score = t.nodes[ch].w / t.nodes[ch].visits + \
                         cfg.c * sqrt(log(<float>t.nodes[ch].avail) / t.nodes[ch].visits)
+                    if cfg.policy_w > 0:
+                        score += puct_bias(cfg, &t.nodes[ch])
                     if score > bs:
                         bs = score
                         best = ch
@@ -402,7 +415,9 @@ cdef int ismcts(const State* root, const SearchConfig* cfg, Tree* t, int32_t* do
             if untried > 0 and (cfg.pw_k <= 0 or nchild < cfg.pw_k * pow(<double>(t.nodes[node].visits + 1), cfg.pw_alpha)) \
                     and (best < 0 or cfg.fpu <= 0 or cfg.fpu >= bs):
                 # expand one untried action: the heuristic's favourite, or a random one
-                if cfg.use_prior:
+                if cfg.policy_w > 0:
+                    i = cand[policy_pick(&st, acts, n, cand, untried, &r, &pr)]
+                elif cfg.use_prior:
                     i = cand[greedy_index(&st, cand, untried, &r)]
                 else:
                     i = cand[rng_below(&r, untried)]
@@ -410,6 +425,7 @@ cdef int ismcts(const State* root, const SearchConfig* cfg, Tree* t, int32_t* do
                 if ch < 0:
                     break
                 t.nodes[ch].avail = 1
+                t.nodes[ch].prior = pr
                 apply_action(&st, i)
                 path[depth] = ch
                 depth += 1
@@ -492,7 +508,8 @@ cdef void fill_config(SearchConfig* cfg, dict d) except *:
     cfg.reward = {"win": RW_WIN, "rank": RW_RANK, "margin": RW_MARGIN, "mix": RW_MIX}[d.get("reward", "mix")]
     cfg.mix = _number(d, "mix", 0.5, 0, 1, False)
     cfg.margin_scale = _number(d, "margin_scale", 20.0, 1e-6, 1000, False)
-    cfg.rollout_policy = {"random": POL_RANDOM, "greedy": POL_GREEDY, "none": POL_NONE}[d.get("rollout", "random")]
+    cfg.rollout_policy = {"random": POL_RANDOM, "greedy": POL_GREEDY, "none": POL_NONE,
+                          "policy": POL_POLICY}[d.get("rollout", "random")]
     cfg.epsilon = _number(d, "epsilon", 0.2, 0, 1, False)
     cfg.rollout_turns = _number(d, "rollout_turns", 0, 0, 10000, True)
     cfg.fpu = _number(d, "fpu", 0.0, 0, 1, False)
@@ -502,7 +519,16 @@ cdef void fill_config(SearchConfig* cfg, dict d) except *:
     cfg.eval_kind = {"hand": EVAL_HAND, "net": EVAL_NET}[d.get("eval", "net")]
     cfg.chance_merge = {"branch": 0, "merge": 1}[d.get("chance", "branch")]
     cfg.root_floor = _number(d, "root_floor", 0.2, 0, 1, False)
+    cfg.policy_w = _number(d, "policy", 0.0, 0, 100, False)
     cfg.seed = <uint64_t>(int(_number(d, "seed", 0, 0, 18446744073709551615, True)) & 0xFFFFFFFFFFFFFFFF)
+
+
+cdef _require_policy(const SearchConfig* cfg, int n_players):
+    """A search that asks for the policy runs with it or not at all (never a silent fallback)."""
+    if (cfg.policy_w > 0 or cfg.rollout_policy == POL_POLICY) and not policy_ready(n_players):
+        asked = f"policy={cfg.policy_w:g}" if cfg.policy_w > 0 else "rollout=policy"
+        raise ValueError(f"the search asks for the policy prior ({asked}) but no policy weights are loaded "
+                         f"for {n_players} players (load them with concordia_ai.ai.policy.load())")
 
 
 def search(CoreState root not None, dict config not None, StopToken stop=None):
@@ -521,6 +547,7 @@ def search(CoreState root not None, dict config not None, StopToken stop=None):
     fill_config(&cfg, config)
     if cfg.iterations <= 0 and cfg.seconds <= 0:
         raise ValueError("give a budget: iterations or seconds")
+    _require_policy(&cfg, root.s.n_players)
     if stop is not None:
         stop_flag = &stop.flag
     t.cap = 1024
@@ -636,6 +663,7 @@ def flat_monte_carlo(CoreState root not None, dict config not None):
     fill_config(&cfg, config)
     if cfg.iterations <= 0 and cfg.seconds <= 0:
         raise ValueError("give a budget: iterations or seconds")
+    _require_policy(&cfg, root.s.n_players)
     n = gen_legal(&root.s, acts)
     memset(sums, 0, sizeof(sums))
     memset(counts, 0, sizeof(counts))

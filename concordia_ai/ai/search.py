@@ -21,7 +21,7 @@ from ..engine import limits
 from ..engine.errors import GameError
 
 REWARDS = ("win", "rank", "margin", "mix")
-ROLLOUTS = ("random", "greedy", "none")
+ROLLOUTS = ("random", "greedy", "none", "policy")
 FINALS = ("visits", "mean")
 EVALS = ("auto", "hand", "net")
 CHANCES = ("branch", "merge")
@@ -47,7 +47,8 @@ class SearchConfig:
     reward: str = "mix"           # win, rank, margin (normalised VP margin over the best opponent) or mix
     mix: float = 0.5              # weight of the win in the 'mix' reward
     margin_scale: float = 20.0    # VP margin that maps to a reward of 0 or 1
-    rollout: str = "random"       # rollout policy: uniform random, greedy one-step lookahead, or none (judge the leaf)
+    rollout: str = "random"       # rollout policy: uniform random, greedy one-step lookahead, none (judge the leaf),
+                                  # or policy (moves drawn from the learned prior: ai/policy.py)
     epsilon: float = 0.2          # greedy rollouts: chance of a random move instead
     rollout_turns: int = 8        # cut-off after this many turns with a static evaluation (0: to the end)
     fpu: float = 0.0              # first-play urgency: expand an untried move only if it beats the best UCB (0: always)
@@ -58,6 +59,8 @@ class SearchConfig:
                                   # "auto": net with 3-5 players, hand with 2 (see effective_eval)
     chance: str = "branch"        # revealed cards: a child per outcome ("branch") or one shared child ("merge")
     root_floor: float = 0.2       # root children get at least this share of an even split of the visits
+    policy: float = 0.0           # weight of the learned prior (ai/policy.py): a PUCT term beside UCB and untried
+                                  # moves expanded in an order drawn from the prior (0: off)
     jobs: int = 1                 # root parallelism: independent searches in threads, merged
     seed: int = 0
 
@@ -104,7 +107,7 @@ class SearchConfig:
 _TYPES = {"iterations": int, "seconds": float, "c": float, "final": str, "reward": str, "mix": float,
           "margin_scale": float, "rollout": str, "epsilon": float, "rollout_turns": int, "fpu": float,
           "prior": bool, "pw_k": float, "pw_alpha": float, "eval": str, "chance": str, "root_floor": float,
-          "jobs": int, "seed": int}
+          "policy": float, "jobs": int, "seed": int}
 _TYPE_WORDS = {int: "an integer", float: "a number", str: "a string", bool: "true or false"}
 _BOUNDS = {
     "iterations": limits.ITERATIONS, "seconds": limits.SECONDS, "rollout_turns": limits.ROLLOUT_TURNS,
@@ -116,6 +119,7 @@ _BOUNDS = {
     "fpu": limits.Bound("first-play urgency", 0, 1, integer=False),
     "pw_k": limits.Bound("the widening factor", 0, 1e6, integer=False),
     "pw_alpha": limits.Bound("the widening exponent", 0, 1, integer=False),
+    "policy": limits.Bound("the policy prior's weight", 0, 100, integer=False),
 }
 
 
@@ -208,6 +212,9 @@ def _run(state: core.CoreState, config: dict, turns: int = TURNS_KEPT, stop=None
     if config["eval"] == "net":
         from . import value
         value.ensure_loaded()       # the weights are loaded once per process, before the first search
+    if config.get("policy", 0) > 0 or config.get("rollout") == "policy":
+        from . import policy
+        policy.require(state.n_players)     # asked for: loaded, or a clear error (never a silent fallback)
     return core.search(state, dict(config, turns=turns), stop)
 
 
@@ -229,6 +236,14 @@ def search(game, config: SearchConfig | None = None, stop: "core.StopToken | Non
             raws = list(pool.map(lambda s: _run(game.state.copy(), config.core_dict(s, game.n_players), stop=stop),
                                  seeds))
     return _merge(game, raws, config)
+
+
+def root_children(game, config: SearchConfig) -> list[dict]:
+    """One search's root children as the core returns them (action, visits, mean, ...), most visited first,
+    without whole turns or notation: the training data of the policy (lab/policy_data.py)."""
+    if game.decider is None or game.decider < 0:
+        raise GameError("no player decides now (the game is over, or a card must be revealed)")
+    return _run(game.state, config.core_dict(players=game.n_players), turns=0)["children"]
 
 
 def best_move(game, config: SearchConfig) -> int:
