@@ -219,3 +219,51 @@ def test_with_the_policy_off_the_search_is_todays_bit_for_bit():
     set_weights(2, random_weights(2, 4))     # weights loaded but not asked for change nothing
     set_weights(3, random_weights(3, 4))
     assert search_digest(dict(policy=0.0)) == TODAYS_DIGEST
+
+
+# ---------------------------------------------------------------- the shipped weights
+
+def test_the_shipped_weights_load_and_agree_with_numpy():
+    meta = policy.metadata()
+    assert meta["format"] == policy.FORMAT and meta["features"] == core.POLICY_FEATURES
+    assert meta["command"].startswith("python3 scripts/train_policy.py")
+    sets = policy.read_weights()
+    assert sorted(sets) == meta["players"] == [2, 3, 4, 5]
+    policy.load()
+    for st in random_states("italia", 3, 15, seed=8):
+        assert np.allclose(policy.priors(st), policy.forward_numpy(sets[3], core.policy_features_of(st)), atol=2e-5)
+
+
+def ranked(g):
+    """The legal moves in notation, highest prior first."""
+    pr = policy.priors(g.state)
+    return [t for _, t in sorted(zip(pr, [g.text(m) for m in g.legal_moves()]), key=lambda x: -x[0])]
+
+
+def test_the_policy_prefers_the_winning_last_build():
+    from positions_search import fifteenth_house_game
+    g = fifteenth_house_game()        # the 15th house ends the game with seat 0 ahead
+    assert ranked(g)[0] == "build Carthago"
+
+
+def cheap_scoring_card_game():
+    """Seat 0 has played a Senator. Mason/I (slot 1, no surcharge) costs one food, which seat 0 has twice
+    over, and scores 3 VP for each of its 3 houses in brick cities at once; the other cards are out of reach.
+    Best: `buy Mason/I`."""
+    from positions import base, gds, load, set_player, set_turn
+    pos = base(2)
+    set_player(pos, 0, coins=6, goods=gds(food=2, brick=1), houses=["Olisipo", "Vindobona", "Napoca"])
+    set_player(pos, 1, coins=6, goods=gds(), houses=["Syracusae", "Rusadir", "Attalia"])
+    pos["display"] = ["Mason/I", "Weaver/II", "Vintner/II"] + [None] * 4
+    pos["unseen"] = {}
+    pos["stack_order"] = []
+    set_turn(pos, 0)
+    g = load(pos)
+    g.apply("play Senator")
+    return g
+
+
+def test_the_policy_prefers_a_cheap_card_that_scores_at_once():
+    g = cheap_scoring_card_game()
+    assert sorted(g.text(m) for m in g.legal_moves()) == ["buy Mason/I", "done"]
+    assert ranked(g)[0] == "buy Mason/I"
