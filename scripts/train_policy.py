@@ -110,10 +110,11 @@ def top1(p: np.ndarray, d: Data) -> float:
 
 class Model:
     def __init__(self, features: int, hidden: int, rng):
-        self.w = np.zeros(features)
-        self.w1 = rng.normal(0, 1 / np.sqrt(features), (hidden, features))
-        self.b1 = np.zeros(hidden)
-        self.v = rng.normal(0, 0.1, hidden)
+        # float32 throughout: the matrix products over a million rows are the cost
+        self.w = np.zeros(features, np.float32)
+        self.w1 = rng.normal(0, 1 / np.sqrt(features), (hidden, features)).astype(np.float32)
+        self.b1 = np.zeros(hidden, np.float32)
+        self.v = rng.normal(0, 0.1, hidden).astype(np.float32)
 
     def params(self):
         return [self.w, self.w1, self.b1, self.v]
@@ -128,7 +129,7 @@ class Model:
     def grads(self, x, d: Data, l2: float):
         z, h = self.logits(x)
         p = seg_softmax(z, d)
-        g = (p - d.fit_t) / len(d.first)
+        g = ((p - d.fit_t) / len(d.first)).astype(np.float32)
         out = [x.T @ g + 2 * l2 * self.w]
         if h is not None:
             da = np.outer(g, self.v) * (1 - h * h)
@@ -140,7 +141,7 @@ class Model:
     def export(self, mu, sd) -> dict[str, np.ndarray]:
         """Weights on the raw features: x' = (x - mu) / sd folded in (the shift of the linear part is the
         same for every move of a node and cancels in the softmax)."""
-        w1 = self.w1 / sd
+        w1 = self.w1.astype(np.float64) / sd
         return dict(w_lin=(self.w / sd).astype(np.float32), w1=w1.astype(np.float32),
                     b1=(self.b1 - w1 @ mu).astype(np.float32), v=self.v.astype(np.float32))
 
@@ -149,8 +150,8 @@ def train(tr: Data, va: Data, hidden: int, l2: float, lr: float, steps: int, see
     mu = tr.x.mean(0).astype(np.float64)
     sd = tr.x.std(0).astype(np.float64)
     sd = np.where(sd < 1e-6, 1.0, sd)
-    xt = ((tr.x - mu) / sd)
-    xv = ((va.x - mu) / sd)
+    xt = ((tr.x - mu) / sd).astype(np.float32)
+    xv = ((va.x - mu) / sd).astype(np.float32)
     model = Model(tr.x.shape[1], hidden, np.random.default_rng(seed))
     m = [np.zeros_like(a) for a in model.params()]
     s = [np.zeros_like(a) for a in model.params()]
