@@ -85,14 +85,41 @@ cdef inline float best_other_total(const int32_t* sc, int n, int p) noexcept nog
     return best
 
 
-cdef void policy_features(const State* s, int32_t a, const int32_t* sc0, float* x) noexcept nogil:
-    """Features of move `a` for the player deciding at s. `sc0` is score_all(s). What the move changes is
+ctypedef struct PolicyBase:
+    # what every move of a node is compared with: the node's state before the move, computed once
+    int32_t sc[MAX_P * NSCORE]     # score_all
+    float best_other
+    int32_t hand
+    int32_t owned
+    int32_t provinces
+    int32_t others_goods
+    int32_t builds
+
+
+cdef void policy_base(const State* s, PolicyBase* pb) noexcept nogil:
+    cdef const Board* b = &g_boards[s.board_id]
+    cdef int p = s.decider, q
+    score_all(s, pb.sc)
+    pb.best_other = best_other_total(pb.sc, s.n_players, p)
+    pb.hand = owned_cards(&s.pl[p], 1)
+    pb.owned = owned_cards(&s.pl[p], 0)
+    pb.provinces = provinces_of(b, &s.pl[p])
+    pb.builds = build_options(s, b, p)
+    pb.others_goods = 0
+    for q in range(s.n_players):
+        if q != p:
+            pb.others_goods += goods_of(&s.pl[q])
+
+
+cdef void policy_features(const State* s, int32_t a, const PolicyBase* pb, float* x) noexcept nogil:
+    """Features of move `a` for the player deciding at s (pb: policy_base(s)). What the move changes is
     read off a copy of s after the move (reveals left pending: nothing here depends on a card's draw)."""
     cdef const Board* b = &g_boards[s.board_id]
     cdef State t
     cdef int32_t sc1[MAX_P * NSCORE]
     cdef int p = s.decider, n = s.n_players, typ = a & 255, u = (a >> 8) & 255, w = (a >> 16) & 255
-    cdef int kind = -1, good = -1, card = -1, q, og0 = 0, og1 = 0
+    cdef int kind = -1, good = -1, card = -1, q, og1 = 0
+    cdef const int32_t* sc0 = pb.sc
     cdef const Player* p0
     cdef const Player* p1
     memset(x, 0, sizeof(float) * PF_N)
@@ -147,21 +174,20 @@ cdef void policy_features(const State* s, int32_t a, const int32_t* sc0, float* 
     score_all(&t, sc1)
     for q in range(n):
         if q != p:
-            og0 += goods_of(&s.pl[q])
             og1 += goods_of(&t.pl[q])
     x[PF_MOVE + 6] = <float>(p1.coins - p0.coins) / 10.0
     x[PF_MOVE + 7] = <float>(goods_of(p1) - goods_of(p0)) / 5.0
     x[PF_MOVE + 8] = <float>(worth(p1) - worth(p0)) / 20.0
     x[PF_MOVE + 9] = <float>(p1.n_houses - p0.n_houses)
     x[PF_MOVE + 10] = <float>(sc1[p * NSCORE + 8] - sc0[p * NSCORE + 8]) / 10.0
-    x[PF_MOVE + 11] = (best_other_total(sc1, n, p) - best_other_total(sc0, n, p)) / 10.0
-    x[PF_MOVE + 12] = <float>(owned_cards(p1, 1) - owned_cards(p0, 1)) / 3.0
-    x[PF_MOVE + 13] = <float>(owned_cards(p1, 0) - owned_cards(p0, 0))
+    x[PF_MOVE + 11] = (best_other_total(sc1, n, p) - pb.best_other) / 10.0
+    x[PF_MOVE + 12] = <float>(owned_cards(p1, 1) - pb.hand) / 3.0
+    x[PF_MOVE + 13] = <float>(owned_cards(p1, 0) - pb.owned)
     x[PF_MOVE + 14] = <float>(on_board(p1) - on_board(p0))
-    x[PF_MOVE + 15] = <float>(provinces_of(b, p1) - provinces_of(b, p0))
-    x[PF_MOVE + 16] = <float>(og1 - og0) / 5.0
+    x[PF_MOVE + 15] = <float>(provinces_of(b, p1) - pb.provinces)
+    x[PF_MOVE + 16] = <float>(og1 - pb.others_goods) / 5.0
     x[PF_MOVE + 17] = 1.0 if (t.phase == PH_OVER or t.decider != p or t.turns != s.turns) else 0.0
-    x[PF_MOVE + 18] = <float>(build_options(&t, b, p) - build_options(s, b, p)) / 3.0
+    x[PF_MOVE + 18] = <float>(build_options(&t, b, p) - pb.builds) / 3.0
     # the mover's state (the same for every move: it acts through the hidden layer)
     x[PF_MOVE + 19] = fclip(<float>s.turns / (30.0 * n), 0.0, 2.0)
     x[PF_MOVE + 20] = <float>p0.coins / 20.0
@@ -169,7 +195,7 @@ cdef void policy_features(const State* s, int32_t a, const int32_t* sc0, float* 
     x[PF_MOVE + 22] = <float>p0.n_houses / 15.0
     x[PF_MOVE + 23] = 1.0 if s.end_player >= 0 else 0.0
     x[PF_MOVE + 24] = <float>n / 5.0
-    x[PF_MOVE + 25] = (<float>sc0[p * NSCORE + 8] - best_other_total(sc0, n, p)) / 20.0
+    x[PF_MOVE + 25] = (<float>sc0[p * NSCORE + 8] - pb.best_other) / 20.0
 
 
 cdef inline float policy_logit(const PolicyNet* net, const float* x) noexcept nogil:
@@ -197,7 +223,7 @@ cdef int policy_probs(const State* s, const int32_t* acts, int n, float* out) no
     """out[i] = the prior of acts[i] among the n legal moves at s. Returns 0 (and leaves out alone) when no
     weights are loaded for this player count or no player decides."""
     cdef const PolicyNet* net
-    cdef int32_t sc0[MAX_P * NSCORE]
+    cdef PolicyBase pb
     cdef float x[PF_N]
     cdef float top = -1e30, total = 0.0
     cdef int i
@@ -206,9 +232,9 @@ cdef int policy_probs(const State* s, const int32_t* acts, int n, float* out) no
     net = &g_policy[s.n_players]
     if not net.ready:
         return 0
-    score_all(s, sc0)
+    policy_base(s, &pb)
     for i in range(n):
-        policy_features(s, acts[i], sc0, x)
+        policy_features(s, acts[i], &pb, x)
         out[i] = policy_logit(net, x)
         if out[i] > top:
             top = out[i]
@@ -267,7 +293,7 @@ def policy_features_of(CoreState st not None):
     """The policy's input: a (legal moves, POLICY_FEATURES) float32 array, rows in legal_actions() order."""
     import numpy as np
     cdef int32_t acts[MAX_ACTIONS]
-    cdef int32_t sc0[MAX_P * NSCORE]
+    cdef PolicyBase pb
     cdef int n, i
     _require_game(st)
     n = gen_legal(&st.s, acts)
@@ -275,9 +301,9 @@ def policy_features_of(CoreState st not None):
     if n <= 0 or st.s.decider < 0:
         return out
     cdef float[:, ::1] view = out
-    score_all(&st.s, sc0)
+    policy_base(&st.s, &pb)
     for i in range(n):
-        policy_features(&st.s, acts[i], sc0, &view[i, 0])
+        policy_features(&st.s, acts[i], &pb, &view[i, 0])
     return out
 
 
