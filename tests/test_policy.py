@@ -267,3 +267,30 @@ def test_the_policy_prefers_a_cheap_card_that_scores_at_once():
     g = cheap_scoring_card_game()
     assert sorted(g.text(m) for m in g.legal_moves()) == ["buy Mason/I", "done"]
     assert ranked(g)[0] == "buy Mason/I"
+
+
+# ---------------------------------------------------------------- the training data
+
+def test_policy_data_records_every_searched_decision(tmp_path):
+    from concordia_ai.lab import policy_data
+    out = str(tmp_path / "d.npz")
+    info = policy_data.generate(dict(iterations=30, rollout_turns=2), "italia", 2, games=1, seed=3, out=out)
+    assert info["games_kept"] == 1 and info["played_now"] == 1
+    with np.load(out) as z:
+        d = {k: z[k] for k in z.files}
+    first, size = d["dec_first"], d["dec_size"]
+    assert len(first) == info["decisions"] > 20 and d["feats"].shape == (size.sum(), core.POLICY_FEATURES)
+    assert np.array_equal(first, np.concatenate([[0], np.cumsum(size)[:-1]])) and (size >= 2).all()
+    visits = np.add.reduceat(d["visits"], first)
+    assert ((visits > 0) & (visits <= 30)).all() and len(d["greedy"]) == size.sum()
+    # a rerun finds every game in the log and plays none
+    assert policy_data.generate(dict(iterations=30, rollout_turns=2), "italia", 2, games=1, seed=3,
+                                out=out)["played_now"] == 0
+
+
+def test_policy_data_refuses_a_bad_request(tmp_path):
+    from concordia_ai.lab import policy_data
+    with pytest.raises(policy_data.PolicyDataError, match="^--board: 'atlantis'; valid: imperium, italia"):
+        policy_data.generate(dict(iterations=30), "atlantis", 2, games=1, seed=3, out=str(tmp_path / "d.npz"))
+    with pytest.raises(policy_data.PolicyDataError, match="^--search: search config: policy"):
+        policy_data.generate(dict(policy=-1.0), "italia", 2, games=1, seed=3, out=str(tmp_path / "d.npz"))
