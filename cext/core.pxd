@@ -1,5 +1,7 @@
-# The Concordia rules core: the C structs, enums, action encoding and the nogil functions over a State.
-# core.pyx includes their definitions (one .pxi per job); another Cython module may cimport them.
+# The Concordia rules core: the C structs, enums and action encoding (core.pyx includes the functions over
+# them, one .pxi per job). The nogil functions are declared where they are defined, not here: a function
+# declared in the .pxd is exported through the module's C-API capsule, which takes its address, and gcc then
+# keeps the single-caller functions out of line (+4.6 % instructions on the default search, by callgrind).
 # A State is a fixed-size struct with no Python objects inside: copy it with memcpy.
 from libc.stdint cimport int8_t, uint8_t, int16_t, int32_t, uint32_t, uint64_t
 
@@ -200,69 +202,3 @@ ctypedef struct State:
     int32_t turns
     uint64_t rng
     Player pl[MAX_P]
-
-# rng.pxi
-cdef uint64_t rng_next(uint64_t* r) noexcept nogil
-cdef uint32_t rng_below(uint64_t* r, uint32_t n) noexcept nogil
-cdef uint64_t seed_mix(uint64_t x) noexcept nogil
-
-# setup.pxi
-cdef void set_markers(State* s) noexcept nogil
-cdef void recompute_derived(State* s) noexcept nogil
-cdef void init_state(State* s, int board_id, int n_players, uint64_t seed, int options) noexcept nogil
-
-# turn_flow.pxi
-cdef void trigger_end(State* s, int p) noexcept nogil
-cdef void clear_picks(State* s) noexcept nogil
-cdef void end_turn(State* s) noexcept nogil
-cdef int settle_gain(State* s, int q) noexcept nogil
-cdef void resolve_gains(State* s) noexcept nogil
-cdef void start_gains(State* s) noexcept nogil
-cdef void refill(State* s) noexcept nogil
-cdef void finish_tribune(State* s) noexcept nogil
-cdef int pending_square(const State* s, int p, int* n_lines, int* line) noexcept nogil
-cdef void enter_square(State* s, int p, int r) noexcept nogil
-cdef void finish_architect(State* s) noexcept nogil
-cdef void resolve_card(State* s, int k) noexcept nogil
-cdef bint has_copy_target(const State* s) noexcept nogil
-cdef void produce(State* s, int pv, int chosen) noexcept nogil
-cdef void cash_bonus(State* s) noexcept nogil
-
-# legal.pxi
-cdef void own_on_route(const State* s, int p, int r, int* unmoved, int* moved) noexcept nogil
-cdef bint route_open(const State* s, int p, int r, int* own_unmoved) noexcept nogil
-cdef void move_colonist(State* s, int p, int i, int r) noexcept nogil
-cdef bint can_complete(State* s, int p, int steps) noexcept nogil
-cdef bint arch_conflict(const State* s, int p) noexcept nogil
-cdef int gen_moves_any(State* s, int32_t* out, int n) noexcept nogil
-cdef bint canonical_pairing(const State* s, int p, int i, int r) noexcept nogil
-cdef int gen_moves(State* s, int32_t* out, int n) noexcept nogil
-cdef uint64_t build_mask(const State* s, int p) noexcept nogil
-cdef int gen_builds(State* s, int32_t* out, int n) noexcept nogil
-cdef int gen_mercator_any(State* s, int32_t* out, int n) noexcept nogil
-cdef bint copied_fresh(const State* s) noexcept nogil
-cdef int cash_total(const State* s) noexcept nogil
-cdef bint same_outcome(const State* a, const State* b) noexcept nogil
-cdef bint copy_is_empty(const State* s, int k) noexcept nogil
-cdef int gen_legal(State* s, int32_t* out) noexcept nogil
-
-# apply.pxi
-cdef void apply_action(State* s, int32_t a) noexcept nogil
-
-# scoring.pxi
-cdef void score_all(const State* s, int32_t* out) noexcept nogil
-cdef void ranking(const State* s, int32_t* scores, int8_t* order) noexcept nogil
-cdef void shuffle_hidden(State* s, uint64_t* r) noexcept nogil
-cdef int random_playout(State* s, uint64_t* r, int max_steps) noexcept nogil
-
-# invariants.pxi
-cdef list invariant_errors(const State* s)
-cdef int memcmp_state(const State* a, const State* b) noexcept nogil
-cdef int memcmp_bytes(const char* a, const char* b, size_t n) noexcept nogil
-
-# registration.pxi
-cdef bint _routes_touch(const Board* b, int r, int q)
-
-# state_object.pxi
-cdef int _legal_count(State* s)
-cdef _load_player(Player* pl, object d, int p, const Board* b)

@@ -9,6 +9,8 @@
 # legality depends on the sample use availability counts in UCB ("subset-armed bandit").
 from libc.stdlib cimport malloc, realloc, free
 from libc.math cimport sqrt, log, exp, pow, isfinite
+from libc.stdint cimport int64_t
+import math as pymath
 
 cdef extern from *:
     """
@@ -38,7 +40,7 @@ cdef enum:
     POL_NONE = 2         # no rollout: the leaf itself is evaluated
     POL_POLICY = 3       # rollout moves drawn from the policy prior (policy.pxi)
     EVAL_HAND = 0        # the hand-set formula `evaluate` (today's default before the value model)
-    EVAL_NET = 1         # the value model (value.pxi), the hand formula where no weights are loaded
+    EVAL_NET = 1         # the value model (value.pxi); fill_config refuses it without weights for the player count
     HASH_SIZE = 4096
     MAX_DEPTH = 4096
     MAX_TREE_NODES = 1 << 28      # 12 GB of nodes; also keeps the doubling of `cap` inside int32
@@ -56,6 +58,7 @@ ctypedef struct Node:
     float margin
     float win2           # root player's summed squared win values: the standard error of `win`
     float vp2
+    float seat_win[MAX_P]   # every seat's summed win values: the players' win shares through this node (sum 1)
     float prior          # the policy's prior of the action when it was expanded (0 without the policy)
     int8_t mover         # seat that chose the action, -1 for a chance outcome
 
@@ -77,6 +80,8 @@ ctypedef struct SearchConfig:
     int32_t eval_kind     # EVAL_HAND or EVAL_NET
     int32_t chance_merge  # 1: one child for every outcome of a revealed card (open loop through chance)
     float root_floor      # root children get at least this share of an even split of the root's visits
+    float focus           # share of the budget for the final choice over whole turns (search() only)
+    int32_t focus_turns   # how many of the most visited whole turns that choice starts from
     float policy_w        # weight of the policy prior (PUCT term, prior-sampled expansion); 0 = off
     uint64_t seed
 
@@ -308,7 +313,11 @@ cdef inline float puct_bias(const SearchConfig* cfg, const Node* nd) noexcept no
 
 
 cdef int ismcts(const State* root, const SearchConfig* cfg, Tree* t, int32_t* done_iterations, double* seconds,
-                int* stop) noexcept nogil:
+                int* stop, const int32_t* forced, int n_forced) noexcept nogil:
+    """Grow the tree t from `root` for the budget in cfg. With `forced` (n_forced > 0), every iteration
+    first follows those decisions from the root (a whole turn: expanding them where the tree has not yet),
+    then searches on as usual below them: the turn's figures are the same tree's, on the same footing as
+    the turns the search chose by itself."""
     cdef State st
     cdef int32_t acts[MAX_ACTIONS]
     cdef int32_t keys[HASH_SIZE]
@@ -324,6 +333,7 @@ cdef int ismcts(const State* root, const SearchConfig* cfg, Tree* t, int32_t* do
     cdef int32_t cand[MAX_ACTIONS]
     cdef double t0 = cc_thread_seconds(), elapsed = 0.0
     cdef int rootp = root.decider, starved, starved_v
+    cdef int fd, forcing, fch, fa, found
     memset(stamp, 0, sizeof(stamp))
     if t.n == 0:
         tree_add(t, -1, 0, -1)
@@ -346,12 +356,15 @@ cdef int ismcts(const State* root, const SearchConfig* cfg, Tree* t, int32_t* do
         depth = 0
         path[depth] = 0
         depth += 1
+        fd = 0
+        forcing = n_forced > 0
         while st.phase != PH_OVER and depth < MAX_DEPTH - 1:
             n = gen_legal(&st, acts)
             if n <= 0:
                 break
             if st.phase == PH_CHANCE:
                 # an unseen card turns up: sample it, then follow (or grow) that outcome's branch
+                forcing = 0     # a whole turn ends before any reveal
                 i = acts[rng_below(&st.rng, n)]
                 if cfg.chance_merge:
                     # open loop: every outcome shares the decisions that follow (availability counts
@@ -371,6 +384,10 @@ cdef int ismcts(const State* root, const SearchConfig* cfg, Tree* t, int32_t* do
                 depth += 1
                 continue
             p = st.decider
+            if forcing and fd >= n_forced:
+                forcing = 0
+            fa = forced[fd] if forcing else -1
+            fch = -1
             gen += 1
             for i in range(n):
                 k = hslot(acts[i])
@@ -403,6 +420,8 @@ cdef int ismcts(const State* root, const SearchConfig* cfg, Tree* t, int32_t* do
                     if t.nodes[ch].visits < starved_v:
                         starved_v = t.nodes[ch].visits
                         starved = ch
+                    if t.nodes[ch].action == fa:
+                        fch = ch
                 ch = t.nodes[ch].sibling
             untried = 0
             for i in range(n):
@@ -412,6 +431,29 @@ cdef int ismcts(const State* root, const SearchConfig* cfg, Tree* t, int32_t* do
                 if keys[k] == acts[i]:
                     cand[untried] = acts[i]
                     untried += 1
+            if fa >= 0 and fch < 0:
+                found = 0
+                for i in range(untried):
+                    if cand[i] == fa:
+                        found = 1
+                if found:
+                    # the forced decision is untried here: expand it (and roll out from it)
+                    ch = tree_add(t, node, fa, p)
+                    if ch < 0:
+                        break
+                    t.nodes[ch].avail = 1
+                    apply_action(&st, fa)
+                    path[depth] = ch
+                    depth += 1
+                    break
+                forcing = 0     # not legal here (cannot happen for a checked turn): search as usual
+            if fch >= 0:
+                fd += 1
+                apply_action(&st, fa)
+                node = fch
+                path[depth] = node
+                depth += 1
+                continue
             if untried > 0 and (cfg.pw_k <= 0 or nchild < cfg.pw_k * pow(<double>(t.nodes[node].visits + 1), cfg.pw_alpha)) \
                     and (best < 0 or cfg.fpu <= 0 or cfg.fpu >= bs):
                 # expand one untried action: the heuristic's favourite, or a random one
@@ -462,6 +504,8 @@ cdef int ismcts(const State* root, const SearchConfig* cfg, Tree* t, int32_t* do
             t.nodes[node].margin += margin
             t.nodes[node].win += wr
             t.nodes[node].win2 += wr * wr
+            for k in range(st.n_players):
+                t.nodes[node].seat_win[k] += winp[k]
         it += 1
     done_iterations[0] = it
     seconds[0] = cc_thread_seconds() - t0
@@ -486,10 +530,21 @@ cdef class StopToken:
         return bool(cc_load_flag(&self.flag))
 
 
-cdef object _number(dict d, str key, default, lo, hi, bint integer):
+# The search settings the core takes: every key, always (SearchConfig in concordia_ai/ai/search.py is the
+# one place with defaults and bounds; the core checks again so that no dict can hang or wrap it, but it
+# fills in nothing). `search` takes `turns` as well (how many whole turns to report).
+SEARCH_KEYS = ("iterations", "seconds", "c", "final", "reward", "mix", "margin_scale", "rollout", "epsilon",
+               "rollout_turns", "fpu", "prior", "pw_k", "pw_alpha", "eval", "chance", "root_floor", "focus", "focus_turns",
+               "policy", "seed")
+# the words of the choice keys, in the order of the core's codes (RW_*, POL_*, EVAL_*, ...)
+SEARCH_CHOICES = {"final": ("visits", "mean"), "reward": ("win", "rank", "margin", "mix"),
+                  "rollout": ("random", "greedy", "none", "policy"), "eval": ("hand", "net"), "chance": ("branch", "merge")}
+
+
+cdef object _number(dict d, str key, lo, hi, bint integer):
     """d[key] checked here as well as in SearchConfig (defence in depth): a NaN budget would never
     end the loop and a value past int32 would wrap."""
-    v = d.get(key, default)
+    v = d[key]
     if isinstance(v, bool) or not isinstance(v, (int, float)):
         raise ValueError(f"{key}: {v!r} is not a number")
     if integer and not isinstance(v, int):
@@ -500,54 +555,112 @@ cdef object _number(dict d, str key, default, lo, hi, bint integer):
     return v
 
 
-cdef void fill_config(SearchConfig* cfg, dict d) except *:
-    cfg.iterations = _number(d, "iterations", 0, 0, 2147483647, True)
-    cfg.seconds = _number(d, "seconds", 0.0, 0, 86400.0, False)
-    cfg.c = _number(d, "c", 0.7, 0, 100, False)
-    cfg.final_best_mean = 1 if d.get("final", "visits") == "mean" else 0
-    cfg.reward = {"win": RW_WIN, "rank": RW_RANK, "margin": RW_MARGIN, "mix": RW_MIX}[d.get("reward", "mix")]
-    cfg.mix = _number(d, "mix", 0.5, 0, 1, False)
-    cfg.margin_scale = _number(d, "margin_scale", 20.0, 1e-6, 1000, False)
-    cfg.rollout_policy = {"random": POL_RANDOM, "greedy": POL_GREEDY, "none": POL_NONE,
-                          "policy": POL_POLICY}[d.get("rollout", "random")]
-    cfg.epsilon = _number(d, "epsilon", 0.2, 0, 1, False)
-    cfg.rollout_turns = _number(d, "rollout_turns", 0, 0, 10000, True)
-    cfg.fpu = _number(d, "fpu", 0.0, 0, 1, False)
-    cfg.use_prior = 1 if d.get("prior", False) else 0
-    cfg.pw_k = _number(d, "pw_k", 0.0, 0, 1e6, False)
-    cfg.pw_alpha = _number(d, "pw_alpha", 0.5, 0, 1, False)
-    cfg.eval_kind = {"hand": EVAL_HAND, "net": EVAL_NET}[d.get("eval", "net")]
-    cfg.chance_merge = {"branch": 0, "merge": 1}[d.get("chance", "branch")]
-    cfg.root_floor = _number(d, "root_floor", 0.2, 0, 1, False)
-    cfg.policy_w = _number(d, "policy", 0.0, 0, 100, False)
-    cfg.seed = <uint64_t>(int(_number(d, "seed", 0, 0, 18446744073709551615, True)) & 0xFFFFFFFFFFFFFFFF)
+cdef int _choice(dict d, str key) except -1:
+    """The code of a word setting (its index in SEARCH_CHOICES[key])."""
+    v, words = d[key], SEARCH_CHOICES[key]
+    if not isinstance(v, str) or v not in words:
+        raise ValueError(f"{key}: {v!r} is not one of {', '.join(words)}")
+    return words.index(v)
 
 
-cdef _require_policy(const SearchConfig* cfg, int n_players):
-    """A search that asks for the policy runs with it or not at all (never a silent fallback)."""
+cdef void _check_keys(dict d, tuple keys) except *:
+    missing = [k for k in keys if k not in d]
+    if missing:
+        raise ValueError(f"search config: {', '.join(missing)} missing (the core takes every key: "
+                         f"{', '.join(keys)}; SearchConfig.core_dict builds the dict)")
+    unknown = sorted(repr(k) for k in d if k not in keys)
+    if unknown:
+        raise ValueError(f"search config: unknown key {', '.join(unknown)} (the keys are {', '.join(keys)})")
+
+
+cdef void fill_config(SearchConfig* cfg, dict d, int n_players, bint with_turns) except *:
+    """Every key of d into cfg, or a ValueError naming the key and what it may be. With eval=net the
+    value weights for `n_players` must be loaded: the core never quietly falls back on the hand formula."""
+    _check_keys(d, SEARCH_KEYS + ("turns",) if with_turns else SEARCH_KEYS)
+    cfg.iterations = _number(d, "iterations", 0, 2147483647, True)
+    cfg.seconds = _number(d, "seconds", 0, 86400.0, False)
+    cfg.c = _number(d, "c", 0, 100, False)
+    cfg.final_best_mean = _choice(d, "final")
+    cfg.reward = _choice(d, "reward")
+    cfg.mix = _number(d, "mix", 0, 1, False)
+    cfg.margin_scale = _number(d, "margin_scale", 1e-6, 1000, False)
+    cfg.rollout_policy = _choice(d, "rollout")
+    cfg.epsilon = _number(d, "epsilon", 0, 1, False)
+    cfg.rollout_turns = _number(d, "rollout_turns", 0, 10000, True)
+    cfg.fpu = _number(d, "fpu", 0, 1, False)
+    if not isinstance(d["prior"], bool):
+        raise ValueError(f"prior: {d['prior']!r} is not true or false")
+    cfg.use_prior = 1 if d["prior"] else 0
+    cfg.pw_k = _number(d, "pw_k", 0, 1e6, False)
+    cfg.pw_alpha = _number(d, "pw_alpha", 0, 1, False)
+    cfg.eval_kind = _choice(d, "eval")
+    cfg.chance_merge = _choice(d, "chance")
+    cfg.root_floor = _number(d, "root_floor", 0, 1, False)
+    cfg.focus = _number(d, "focus", 0, 0.9, False)
+    cfg.focus_turns = _number(d, "focus_turns", 2, 64, True)
+    cfg.policy_w = _number(d, "policy", 0, 100, False)
+    cfg.seed = <uint64_t>(int(_number(d, "seed", 0, 18446744073709551615, True)) & 0xFFFFFFFFFFFFFFFF)
+    if with_turns:
+        _number(d, "turns", 0, 4096, True)
+    if cfg.iterations <= 0 and cfg.seconds <= 0:
+        raise ValueError("iterations, seconds: give a budget (iterations > 0 or seconds > 0)")
+    if cfg.eval_kind == EVAL_NET and not (2 <= n_players <= MAX_P and g_value[n_players].ready):
+        raise ValueError(f"eval: net, but no value weights are loaded for {n_players} players "
+                         "(concordia_ai.ai.value.ensure_loaded loads the shipped ones; SearchConfig.core_dict "
+                         "calls it)")
     if (cfg.policy_w > 0 or cfg.rollout_policy == POL_POLICY) and not policy_ready(n_players):
+        # a search that asks for the policy runs with it or not at all (never a silent fallback)
         asked = f"policy={cfg.policy_w:g}" if cfg.policy_w > 0 else "rollout=policy"
         raise ValueError(f"the search asks for the policy prior ({asked}) but no policy weights are loaded "
                          f"for {n_players} players (load them with concordia_ai.ai.policy.load())")
 
 
-def search(CoreState root not None, dict config not None, StopToken stop=None):
-    """Run ISMCTS for the player deciding at `root`. Returns a dict of root statistics (see search.py).
-    With `stop`, another thread may end the search early (`stopped` in the result)."""
+def search_config(CoreState root not None, dict config not None):
+    """The settings as the core took them into its struct, read back (tests: every key reaches the core)."""
     cdef SearchConfig cfg
+    _require_game(root)
+    fill_config(&cfg, config, root.s.n_players, False)
+    return dict(iterations=cfg.iterations, seconds=cfg.seconds, c=cfg.c,
+                final=SEARCH_CHOICES["final"][cfg.final_best_mean], reward=SEARCH_CHOICES["reward"][cfg.reward],
+                mix=cfg.mix, margin_scale=cfg.margin_scale, rollout=SEARCH_CHOICES["rollout"][cfg.rollout_policy],
+                epsilon=cfg.epsilon, rollout_turns=cfg.rollout_turns, fpu=cfg.fpu, prior=bool(cfg.use_prior),
+                pw_k=cfg.pw_k, pw_alpha=cfg.pw_alpha, eval=SEARCH_CHOICES["eval"][cfg.eval_kind],
+                chance=SEARCH_CHOICES["chance"][cfg.chance_merge], root_floor=cfg.root_floor, focus=cfg.focus,
+                focus_turns=cfg.focus_turns, policy=cfg.policy_w, seed=cfg.seed)
+
+
+def search(CoreState root not None, dict config not None, StopToken stop=None, named=None):
+    """Run ISMCTS for the player deciding at `root`. Returns a dict of root statistics (see search.py).
+    With `stop`, another thread may end the search early (`stopped` in the result).
+
+    With `focus` > 0 in the config, the last `focus` share of the budget is a final choice over whole
+    turns (_focus: sequential halving among the `focus_turns` most visited ones). `named` whole turns
+    (lists of action codes, each a whole turn of the player deciding at `root`) join that choice's
+    candidates, so each gets figures from this same tree; with focus 0 they get a tenth of the budget."""
+    cdef SearchConfig cfg, main
     cdef int* stop_flag = NULL
     cdef Tree t
     cdef int32_t iters = 0
     cdef double secs = 0.0
     cdef int ch, node
     cdef Node nd
+    cdef double focus
+    cdef int64_t budget
     _require_game(root)
     if root.s.phase == PH_OVER or root.s.decider < 0:
         raise ValueError("no player decides in this position (game over or a card to reveal)")
-    fill_config(&cfg, config)
-    if cfg.iterations <= 0 and cfg.seconds <= 0:
-        raise ValueError("give a budget: iterations or seconds")
-    _require_policy(&cfg, root.s.n_players)
+    fill_config(&cfg, config, root.s.n_players, True)
+    focus = cfg.focus
+    focus_turns = cfg.focus_turns
+    named_turns = _check_named(root, named)
+    if named_turns and focus <= 0:
+        focus = 0.1
+    main = cfg
+    if focus > 0:
+        if cfg.iterations > 0:
+            main.iterations = max(1, <int32_t>(cfg.iterations * (1.0 - focus)))
+        if cfg.seconds > 0:
+            main.seconds = cfg.seconds * (1.0 - focus)
     if stop is not None:
         stop_flag = &stop.flag
     t.cap = 1024
@@ -558,7 +671,20 @@ def search(CoreState root not None, dict config not None, StopToken stop=None):
         raise MemoryError()
     try:
         with nogil:
-            ismcts(&root.s, &cfg, &t, &iters, &secs, stop_flag)
+            ismcts(&root.s, &main, &t, &iters, &secs, stop_flag, NULL, 0)
+        marks, choice = {}, None
+        if focus > 0 and not t.failed and not (stop is not None and stop.stopped):
+            # what is left of the budget, in iterations (a time budget at the rate the tree just ran)
+            budget = -1
+            if cfg.iterations > 0:
+                budget = cfg.iterations - iters
+            if cfg.seconds > 0:
+                left = <int64_t>(iters / max(secs, 1e-9) * max(0.0, cfg.seconds - secs))
+                budget = left if budget < 0 else min(budget, left)
+            marks, choice, extra_it, extra_s = _focus(root, &cfg, &t, max(0, budget), focus_turns, named_turns,
+                                                      stop_flag)
+            iters += extra_it
+            secs += extra_s
         children = []
         ch = t.nodes[0].child
         while ch >= 0:
@@ -573,17 +699,199 @@ def search(CoreState root not None, dict config not None, StopToken stop=None):
             children.append(dict(action=nd.action, visits=nd.visits, mean=nd.w / max(1, nd.visits),
                                  win=nd.win / max(1, nd.visits), vp=nd.vp / max(1, nd.visits),
                                  margin=nd.margin / max(1, nd.visits), win2=nd.win2 / max(1, nd.visits),
-                                 vp2=nd.vp2 / max(1, nd.visits), pv=pv))
+                                 vp2=nd.vp2 / max(1, nd.visits), pv=pv,
+                                 seats=[nd.seat_win[k] / max(1, nd.visits) for k in range(root.s.n_players)]))
             ch = nd.sibling
         key = (lambda c: (c["mean"], c["visits"])) if cfg.final_best_mean else (lambda c: (c["visits"], c["mean"]))
         children.sort(key=key, reverse=True)
         # whole turns of the deciding player (collect_turns below); `turns` caps how many are reported
-        turns = _turn_dicts(&t, &root.s, int(config.get("turns", 32)), cfg.seed)
+        turns = _turn_dicts(&t, &root.s, config["turns"], cfg.seed, marks)
         return dict(children=children, iterations=iters, nodes=t.n, bytes=t.n * sizeof(Node),
                     bytes_per_node=sizeof(Node), seconds=secs, root_visits=t.nodes[0].visits,
-                    out_of_memory=bool(t.failed), stopped=stop is not None and stop.stopped, turns=turns)
+                    out_of_memory=bool(t.failed), stopped=stop is not None and stop.stopped, turns=turns,
+                    choice=choice,
+                    seats=[t.nodes[0].seat_win[k] / max(1, t.nodes[0].visits) for k in range(root.s.n_players)])
     finally:
         free(t.nodes)
+
+
+cdef list _check_named(CoreState root, named):
+    """Named turns as lists of action codes, each checked to be a whole turn of the player deciding at
+    the root (legal step by step, ending the turn exactly at its last step)."""
+    cdef State st
+    cdef int p = root.s.decider
+    cdef int32_t turn = root.s.turns
+    out = []
+    if named is None:
+        return out
+    if len(named) > 16:
+        raise ValueError(f"named turns: {len(named)} given, at most 16")
+    for k, moves in enumerate(named):
+        acts = list(moves)
+        if not 1 <= len(acts) <= MAX_TURN_LEN:
+            raise ValueError(f"named turn {k + 1}: {len(acts)} moves; a whole turn has 1..{MAX_TURN_LEN}")
+        memcpy(&st, &root.s, sizeof(State))
+        st.order_known = 0
+        st.chance_external = 1
+        for j, a in enumerate(acts):
+            if isinstance(a, bool) or not isinstance(a, int) or not 0 <= a < 2 ** 31:
+                raise ValueError(f"named turn {k + 1}: move {j + 1} is {a!r}, not an action code")
+            if turn_over(&st, p, turn):
+                raise ValueError(f"named turn {k + 1}: the turn ends after move {j}, before move {j + 1}")
+            if not action_legal(&st, <int32_t>a):
+                raise ValueError(f"named turn {k + 1}: move {j + 1} ({a}) is not legal there")
+            apply_action(&st, <int32_t>a)
+        if not turn_over(&st, p, turn):
+            raise ValueError(f"named turn {k + 1}: not a whole turn (the player still decides after move {len(acts)})")
+        out.append(acts)
+    return out
+
+
+cdef int find_path(const Tree* t, const int32_t* acts, int n) noexcept nogil:
+    """The node reached from the root by `acts`, or -1 where the tree does not have it."""
+    cdef int node = 0, ch, j
+    for j in range(n):
+        ch = t.nodes[node].child
+        while ch >= 0 and t.nodes[ch].action != acts[j]:
+            ch = t.nodes[ch].sibling
+        if ch < 0:
+            return -1
+        node = ch
+    return node
+
+
+cdef int _node_of(const Tree* t, list acts):
+    cdef int32_t path[MAX_TURN_LEN]
+    cdef int j, n = len(acts)
+    for j in range(n):
+        path[j] = acts[j]
+    return find_path(t, path, n)
+
+
+cdef tuple _focus(CoreState root, const SearchConfig* cfg, Tree* t, int64_t budget, int k, list named,
+                  int* stop_flag):
+    """The final choice over whole turns: sequential halving (Karnin, Koren & Somekh 2013) among the k
+    most visited whole turns of the tree and the named turns. Each round shares its part of `budget`
+    evenly among the turns still in; every iteration of a turn's share follows it from the root
+    (ismcts' forced path) and searches on below it, so the figures stay the tree's own. After a
+    round, the lower half by the player's mean reward drops out (ties: more visits, then the earlier
+    candidate). Returns ({node: (round reached, named index or -1)}, the winner's actions, iterations,
+    CPU seconds)."""
+    cdef SearchConfig sub
+    cdef int32_t path[MAX_TURN_LEN]
+    cdef int32_t it = 0
+    cdef double sec = 0.0
+    cdef int n, j, node, i
+    total_it, total_s = 0, 0.0
+    cands = [dict(path=acts, named=-1) for acts in _full_turns(t, &root.s, k)]
+    for j, acts in enumerate(named):
+        hit = next((c for c in cands if c["path"] == acts), None)
+        if hit is not None:
+            hit["named"] = j
+        else:
+            cands.append(dict(path=acts, named=j))
+    if not cands:
+        # no whole turn explored to its end yet: spend the rest as the search would have
+        if budget > 0:
+            sub = cfg[0]
+            sub.iterations = <int32_t>min(budget, 2147483647)
+            sub.seconds = 0.0
+            with nogil:
+                ismcts(&root.s, &sub, t, &it, &sec, stop_flag, NULL, 0)
+        return {}, None, it, sec
+    rounds = max(1, <int>pymath.ceil(pymath.log2(len(cands))))
+    remaining = list(range(len(cands)))
+    reached = [0] * len(cands)
+    stopped = False
+    for r in range(rounds):
+        # this round's part of the budget, shared out to the iteration (the total is exactly `budget`)
+        part = budget * (r + 1) // rounds - budget * r // rounds
+        for pos, i in enumerate(remaining):
+            share = part // len(remaining) + (1 if pos < part % len(remaining) else 0)
+            if share > 0:
+                sub = cfg[0]
+                sub.iterations = <int32_t>min(share, 2147483647)
+                sub.seconds = 0.0
+                sub.seed = seed_mix(cfg.seed ^ (<uint64_t>(r * 1031 + i + 1) << 40))
+                n = len(cands[i]["path"])
+                for j in range(n):
+                    path[j] = cands[i]["path"][j]
+                with nogil:
+                    ismcts(&root.s, &sub, t, &it, &sec, stop_flag, path, n)
+                total_it += it
+                total_s += sec
+                if t.failed or (stop_flag != NULL and cc_load_flag(stop_flag)):
+                    stopped = True
+                    break
+        order = []
+        for i in remaining:
+            node = _node_of(t, cands[i]["path"])
+            if node >= 0 and t.nodes[node].visits > 0:
+                order.append((t.nodes[node].w / t.nodes[node].visits, t.nodes[node].visits, -i))
+            else:
+                order.append((-1.0, 0, -i))
+        order.sort(reverse=True)
+        remaining = [-key[2] for key in order]
+        if stopped:
+            break
+        keep = 1 if r == rounds - 1 else (len(remaining) + 1) // 2
+        for i in remaining[keep:]:
+            reached[i] = r + 1
+        remaining = remaining[:keep]
+    for i in remaining:
+        reached[i] = rounds + 1
+    for i, c in enumerate(cands):
+        # a named turn that a tiny budget left unvisited still gets one iteration: it must be in the list
+        if c["named"] >= 0 and not stopped and not t.failed and _node_of(t, c["path"]) < 0:
+            sub = cfg[0]
+            sub.iterations = 1
+            sub.seconds = 0.0
+            n = len(c["path"])
+            for j in range(n):
+                path[j] = c["path"][j]
+            with nogil:
+                ismcts(&root.s, &sub, t, &it, &sec, stop_flag, path, n)
+            total_it += it
+            total_s += sec
+    marks = {}
+    for i, c in enumerate(cands):
+        node = _node_of(t, c["path"])
+        if node >= 0:
+            marks[node] = (reached[i], c["named"])
+    return marks, list(cands[remaining[0]]["path"]), total_it, total_s
+
+
+cdef list _full_turns(const Tree* t, const State* root, int limit):
+    """The `limit` most visited whole turns the tree explores to their end, as (node, actions)."""
+    cdef TurnList out
+    cdef TurnRec rec
+    cdef int i
+    out.cap = 64
+    out.pcap = 1024
+    out.n = 0
+    out.plen = 0
+    out.failed = 0
+    out.recs = <TurnRec*>malloc(sizeof(TurnRec) * out.cap)
+    out.path = <int32_t*>malloc(sizeof(int32_t) * out.pcap)
+    found = []
+    try:
+        if out.recs == NULL or out.path == NULL:
+            raise MemoryError()
+        with nogil:
+            collect_turns(t, root, &out)
+        if out.failed:
+            raise MemoryError()
+        for i in range(out.n):
+            rec = out.recs[i]
+            if rec.partial:
+                continue
+            found.append([out.path[rec.off + j] for j in range(rec.len)])
+            if len(found) >= limit:
+                break
+        return found
+    finally:
+        free(out.recs)
+        free(out.path)
 
 
 cdef int _most_visited(Tree* t, int node) noexcept nogil:
@@ -660,10 +968,7 @@ def flat_monte_carlo(CoreState root not None, dict config not None):
     _require_game(root)
     if root.s.phase == PH_OVER or root.s.decider < 0:
         raise ValueError("no player decides in this position (game over or a card to reveal)")
-    fill_config(&cfg, config)
-    if cfg.iterations <= 0 and cfg.seconds <= 0:
-        raise ValueError("give a budget: iterations or seconds")
-    _require_policy(&cfg, root.s.n_players)
+    fill_config(&cfg, config, root.s.n_players, False)
     n = gen_legal(&root.s, acts)
     memset(sums, 0, sizeof(sums))
     memset(counts, 0, sizeof(counts))
@@ -815,8 +1120,9 @@ cdef int complete_turn(const State* root, int32_t* acts, int n, uint64_t* r) noe
     return n
 
 
-cdef list _turn_dicts(const Tree* t, const State* root, int limit, uint64_t seed):
-    """The `limit` most visited whole turns of the tree as dicts (see concordia_ai.search.TurnCandidate)."""
+cdef list _turn_dicts(const Tree* t, const State* root, int limit, uint64_t seed, dict marks):
+    """The `limit` most visited whole turns of the tree as dicts (see concordia_ai.search.TurnCandidate),
+    and every turn of the final choice (`marks`: node -> (round reached, named index)) beyond them."""
     cdef TurnList out
     cdef TurnRec rec
     cdef Node nd
@@ -838,8 +1144,11 @@ cdef list _turn_dicts(const Tree* t, const State* root, int limit, uint64_t seed
             collect_turns(t, root, &out)
         if out.failed:
             raise MemoryError()
-        for i in range(min(limit, out.n)):
+        for i in range(out.n):
             rec = out.recs[i]
+            if i >= limit and rec.node not in marks:
+                continue
+            focus, named = marks.get(rec.node, (0, -1))
             nd = t.nodes[rec.node]
             for j in range(rec.len):
                 acts[j] = out.path[rec.off + j]
@@ -857,7 +1166,8 @@ cdef list _turn_dicts(const Tree* t, const State* root, int limit, uint64_t seed
             turns.append(dict(actions=[acts[j] for j in range(n)], tree_len=rec.len, partial=bool(rec.partial),
                               visits=nd.visits, mean=nd.w / max(1, nd.visits), win=nd.win / max(1, nd.visits),
                               vp=nd.vp / max(1, nd.visits), margin=nd.margin / max(1, nd.visits),
-                              after=after if not rec.partial else []))
+                              after=after if not rec.partial else [], focus=focus, named=named,
+                              seats=[nd.seat_win[k] / max(1, nd.visits) for k in range(root.n_players)]))
         return turns
     finally:
         free(out.recs)

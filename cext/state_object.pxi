@@ -1,4 +1,9 @@
 # Included by core.pyx. Declarations: core.pxd.
+import hashlib
+from libc.stdint cimport int64_t
+
+cdef enum:
+    KEY_BYTES_MAX = 2048     # the packing needs at most about 600 bytes (5 players, 40 cities, 24 kinds)
 
 # ---------------------------------------------------------------- the Python face of a state
 
@@ -28,7 +33,21 @@ cdef class CoreState:
     def __eq__(self, other):
         if not isinstance(other, CoreState):
             return NotImplemented
-        return self.export() == (<CoreState>other).export()
+        return self.key() == (<CoreState>other).key()
+
+    def key(self):
+        """The position's identity: 16 bytes, a BLAKE2b digest of a canonical packing of the State.
+
+        It covers exactly the fields `export()` writes (so equal keys mean equal exports, and the key
+        survives export/load and pickling): the whole table, every seat, the card in play and its scratch,
+        the game end, the turn counter, the stack in its stored order, the RNG and the chance mode. Left
+        out: the counters `recompute_derived` rebuilds from those fields (city_houses, route_occ, n_houses,
+        houses_by_good), and array entries past the board's cities, provinces, the stack length, the card
+        kinds and the player count, which are no part of the position."""
+        cdef uint8_t buf[KEY_BYTES_MAX]
+        cdef int n
+        n = _pack_state(&self.s, buf)
+        return hashlib.blake2b((<char*>buf)[:n], digest_size=16, person=b"concordia-pos-1").digest()
 
     def legal_actions(self):
         cdef int32_t buf[MAX_ACTIONS]
@@ -280,6 +299,69 @@ cdef class CoreState:
         if _legal_count(s) == 0 and s.phase != PH_OVER:
             raise ValueError("phase: no legal move in this state")
         return st
+
+
+cdef inline int _put(uint8_t* buf, int n, int64_t v, int width) noexcept nogil:
+    """v as `width` little-endian bytes (two's complement): the same bytes on every machine."""
+    cdef int i
+    for i in range(width):
+        buf[n + i] = <uint8_t>((<uint64_t>v >> (8 * i)) & 255)
+    return n + width
+
+
+cdef int _pack_state(const State* s, uint8_t* buf) noexcept nogil:
+    """The fields of `export()` at fixed widths; the variable lengths follow from the board, the rules and
+    `stack_len` (packed before the stack)."""
+    cdef const Board* b = &g_boards[s.board_id]
+    cdef const Player* pl
+    cdef int n = 0, i, p, g
+    cdef uint64_t cities = ((<uint64_t>1) << b.n_cities) - 1 if b.n_cities < 64 else <uint64_t>0xFFFFFFFFFFFFFFFF
+    cdef int64_t head[9]
+    cdef int64_t card[14]
+    cdef int64_t end[4]
+    head[:] = [s.board_id, s.n_players, s.options, s.phase, s.decider, s.turn_player, s.pm_holder,
+               s.order_known, s.chance_external]
+    for i in range(9):
+        n = _put(buf, n, head[i], 1)
+    for i in range(b.n_cities):
+        n = _put(buf, n, s.city_good[i], 1)
+    for i in range(b.n_provinces):
+        n = _put(buf, n, s.marker_coin[i], 1)
+        n = _put(buf, n, s.marker_good[i], 1)
+    for i in range(DISPLAY):
+        n = _put(buf, n, s.display[i], 1)
+    n = _put(buf, n, s.stack_len, 1)
+    for i in range(s.stack_len):
+        n = _put(buf, n, s.stack[i], 1)
+    card[:] = [s.nile_pos, s.act_kind, s.steps, s.moved, s.pick_last, s.merc_sold_last, s.merc_bought_last,
+               s.merc_kinds, s.merc_sold_mask, s.buys, s.col_last, s.col_cash_ok, s.keep_player, s.keep_last]
+    for i in range(14):
+        n = _put(buf, n, card[i], 1)
+    for i in range(NCOL):
+        n = _put(buf, n, s.arch_from[i], 2)
+    for p in range(s.n_players):
+        for g in range(NGOODS):
+            n = _put(buf, n, s.pend[p][g], 1)
+    end[:] = [s.end_player, s.end_this_turn, s.final_turns, s.inter_paid]
+    for i in range(4):
+        n = _put(buf, n, end[i], 1)
+    n = _put(buf, n, s.turns, 4)
+    n = _put(buf, n, <int64_t>s.rng, 8)
+    for p in range(s.n_players):
+        pl = &s.pl[p]
+        n = _put(buf, n, pl.coins, 4)
+        for g in range(NGOODS):
+            n = _put(buf, n, pl.goods[g], 1)
+        for i in range(NCOL):
+            n = _put(buf, n, pl.col[i], 2)
+        for i in range(g_rules.n_kinds):
+            n = _put(buf, n, pl.hand[i], 1)
+            n = _put(buf, n, pl.discard[i], 1)
+        n = _put(buf, n, pl.top, 1)
+        n = _put(buf, n, <int64_t>(pl.houses & cities), 8)
+        n = _put(buf, n, pl.inter_done, 1)
+        n = _put(buf, n, pl.inter_vp, 2)
+    return n
 
 
 def _restore_state(d):

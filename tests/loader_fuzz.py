@@ -4,7 +4,8 @@
 
 Bases are real positions of every board at many phases (random games, seeded). A case mutates one
 to three spots of a base's JSON (numbers near every bound, list items dropped, doubled or swapped,
-keys dropped or added, values of another type, names with spaces or another case, values copied
+keys dropped or added (an added key that is no field of its object must be refused, at every level:
+checked on the spot, and the case goes on without it), values of another type, names with spaces or another case, values copied
 from elsewhere in the position) and loads it, loose and strict. Whatever is accepted must
   (a) have a legal move, or be over;
   (b) survive to_json -> from_json unchanged;
@@ -22,7 +23,9 @@ import re
 import sys
 import traceback
 
+from concordia_ai.engine import position_fields as fields
 from concordia_ai.engine.game import Game, GameError
+from concordia_ai.engine.position import PositionError
 
 STEPS = 40
 REAL_GAME_ONLY = re.compile(r"player \d+: only \d+ cards")   # a loose position may own fewer cards
@@ -59,6 +62,33 @@ def spots(o, path=()):
             yield from spots(v, path + (i,))
 
 
+def table_path(path: tuple) -> str:
+    """The field table's path of the object at `path` ("players[].colonists", "provinces{}", "$")."""
+    out = ""
+    for i, k in enumerate(path):
+        if isinstance(k, int):
+            out += "[]"
+        elif i and path[i - 1] == "provinces" and len(path) >= 2 and path[0] == "provinces":
+            out += "{}"
+        else:
+            out += ("." if out else "") + k
+    return out or "$"
+
+
+def unknown_field_refused(pos: dict, at: tuple, key: str, value) -> None:
+    trial = copy.deepcopy(pos)
+    parent = trial
+    for k in at:
+        parent = parent[k]
+    parent[key] = value
+    try:
+        Game.from_json(trial)
+    except PositionError as e:
+        if "unknown field" in e.message or e.path != "$." + ".".join(map(str, at)) + f".{key}":
+            return           # refused (an earlier field may be refused first)
+    raise AssertionError(f"an unknown field {key!r} at {at} was not refused: {json.dumps(trial)[:2000]}")
+
+
 def mutate(pos: dict, rng: random.Random) -> dict:
     for _ in range(rng.randint(1, 3)):
         every = list(spots(pos))
@@ -79,8 +109,11 @@ def mutate(pos: dict, rng: random.Random) -> dict:
         elif r < 0.28 and isinstance(parent, list) and len(parent) > 1:
             j = rng.randrange(len(parent))
             parent[key], parent[j] = parent[j], parent[key]
+        elif r < 0.32 and isinstance(parent, dict) and fields.children(table_path(path[:-1])):
+            # a field the format does not know: refused at every level (checked here), then left out
+            unknown_field_refused(pos, path[:-1], "zz" + str(rng.randint(0, 9)), rng.choice(VALUES))
         elif r < 0.32 and isinstance(parent, dict):
-            parent["zz" + str(rng.randint(0, 9))] = rng.choice(VALUES)
+            parent["zz" + str(rng.randint(0, 9))] = rng.choice(VALUES)     # a name no map knows
         elif r < 0.50 and isinstance(value, int) and not isinstance(value, bool):
             parent[key] = value + rng.choice([-2, -1, 1, 2, 5, 30]) if rng.random() < 0.6 else rng.choice(BIG)
         elif r < 0.58 and isinstance(value, str):

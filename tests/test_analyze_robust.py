@@ -189,10 +189,12 @@ def test_a_stop_token_ends_the_core_search():
     token = core.StopToken()
     assert token.stopped is False
     token.stop()
-    r = core.search(core.CoreState.new(0, 2, 1), {"seconds": 86400.0}, token)
+    from concordia_ai.ai.search import SearchConfig
+    whole = dict(SearchConfig().core_dict(players=2), turns=0)
+    r = core.search(core.CoreState.new(0, 2, 1), dict(whole, iterations=0, seconds=86400.0), token)
     assert r["stopped"] is True and r["iterations"] == 0
     token.reset()
-    r = core.search(core.CoreState.new(0, 2, 1), {"iterations": 64}, token)
+    r = core.search(core.CoreState.new(0, 2, 1), dict(whole, iterations=64), token)
     assert r["stopped"] is False and r["iterations"] == 64
 
 

@@ -217,7 +217,7 @@ def test_position_file_errors(tmp_path):
     data = Game.new("imperium", 3, seed=1).to_json()
     data["players"][1]["coins"] = -3
     pos.write_text(json.dumps(data))
-    refused("show", pos, key=f"{pos}: $.players[1].coins: cannot be negative (concordia position check", folder=tmp_path)
+    refused("show", pos, key=f"{pos}: $.players[1].coins: cannot be negative: -3 (concordia position check", folder=tmp_path)
     data["players"][1]["coins"] = 3
     pos.write_text(json.dumps(data))
     refused("play", pos, "play Architect",
@@ -277,16 +277,19 @@ def test_new_position_bad_input(tmp_path):
 
 # ------------------------------------------------------------------ position template / check
 
-def test_template_has_every_field_and_placeholders(tmp_path):
+def test_template_has_the_visible_fields_and_placeholders(tmp_path):
     out = tmp_path / "t.json"
     r = run("position", "template", "--map", "italia", "--players", 3, "--names", "Ann,Bob,Cid", "--out", out)
     assert r.stdout == (f"wrote {out}: Italia, 3 players; fill in every \"?\", edit the rest to match the table, "
                         f"then: concordia position check {out}\n")
     tpl = json.loads(out.read_text())
     ref = Game.new("italia", 3, seed=0, names=["Ann", "Bob", "Cid"]).to_json()
-    assert set(tpl) == set(ref) and set(tpl["turn"]["scratch"]) == set(ref["turn"]["scratch"])
-    assert tpl["players"] == ref["players"] and tpl["chance"] == "external" and tpl["stack_order"] is None
-    assert set(tpl["cities"].values()) == {"?"} and tpl["display"] == ["?"] * 7 and tpl["unseen"] == "?"
+    # only what is seen at the table: no scratch, sampling state, stack order, unseen cards or decider
+    assert set(ref) - set(tpl) == {"unseen", "stack_order", "intermediate_paid", "rng"}
+    assert set(tpl["turn"]) == {"number", "player", "phase", "card"} and set(tpl["end"]) == {"concordia",
+                                                                                            "final_turns_left"}
+    assert tpl["players"] == ref["players"] and tpl["chance"] == "external"
+    assert set(tpl["cities"].values()) == {"?"} and tpl["display"] == ["?"] * 7
     assert json.loads(run("position", "template", "--map", "italia", "--players", 3, "--names", "Ann,Bob,Cid").stdout) \
         == tpl
     r = refused("position", "check", out, key=f"{out}: 44 fields to fill in (listed on stdout)")
@@ -307,13 +310,14 @@ def test_filled_template_passes_check_and_tracks(tmp_path):
     out.write_text(json.dumps(tpl))
     r = refused("position", "check", out, key="12 fields to fill in")
     assert "$.provinces.Sicilia.marker: to fill in: the good on the bonus marker of Sicilia (its most valuable city " \
-           f"good): {table['provinces']['Sicilia']['marker']} from its cities' goods" in r.stdout
+           f"good): {table['provinces']['Sicilia']['marker']} from its cities' goods (--fill writes it in)" in r.stdout
     tpl["provinces"] = table["provinces"]
     out.write_text(json.dumps(tpl))
     r = refused("position", "check", out, key="1 field to fill in")
     prefix = "$.unseen: to fill in: the cards still in the stack; from the display and the hands: "
-    assert r.stdout.startswith(prefix)
-    tpl["unseen"] = json.loads(r.stdout[len(prefix):])
+    suffix = " (--fill writes it in)\n"
+    assert r.stdout.startswith(prefix) and r.stdout.endswith(suffix)
+    tpl["unseen"] = json.loads(r.stdout[len(prefix):-len(suffix)])
     assert tpl["unseen"] == table["unseen"]
     out.write_text(json.dumps(tpl))
     r = run("position", "check", out)

@@ -67,7 +67,7 @@ def test_search_turns_are_legal_whole_turns():
         g.state.set_chance(False, True)
         for a in t.moves:
             g.state.apply(a)
-        key = repr(g.state.export())
+        key = g.state.key()
         assert key not in ends
         ends.add(key)
 
@@ -175,12 +175,12 @@ def test_hint_warnings_in_words():
 
 def test_budget_helper():
     opts, text = search_budget(None, None, None, default_jobs=4)
-    assert opts == {"seconds": 3.0, "iterations": 0, "jobs": 4}
+    assert opts == {"seconds": 3.0, "iterations": 0, "jobs": 4, "focus": 0.25}
     assert text.startswith("3 s of CPU time in each of 4 search processes")
     opts, text = search_budget(None, 500, None)
-    assert opts == {"iterations": 500, "seconds": 0.0, "jobs": 1} and text == "500 iterations in each of 1 search process"
-    opts, _ = search_budget(None, None, 2, {"iterations": 400, "c": 0.5})
-    assert opts == {"iterations": 400, "c": 0.5, "jobs": 2}
+    assert opts == {"iterations": 500, "seconds": 0.0, "jobs": 1, "focus": 0.25} and text == "500 iterations in each of 1 search process"
+    opts, _ = search_budget(None, None, 2, {"iterations": 400, "c": 0.5, "focus": 0.0})
+    assert opts == {"iterations": 400, "c": 0.5, "jobs": 2, "focus": 0.0}     # a bot spec's own focus counts
     for args in ((0.0, None, None), (None, 0, None), (1.0, 5, None), (float("nan"), None, None)):
         with pytest.raises(UserError):
             search_budget(*args)
@@ -193,7 +193,7 @@ def test_hint_whole_turns_text_and_json(tmp_path):
     before = digest(f)
     r = run("hint", f, "--iterations", 1500, "--top", 3)
     out = r.stdout.splitlines()
-    assert out[0] == "Ann decides (turn 1 (round 1), play); whole turns, best first by win % less two standard errors"
+    assert out[0] == "Ann decides (turn 1 (round 1), play); whole turns, best first by the final choice over whole turns, then win % less two standard errors"
     assert out[1].startswith("budget: 1500 iterations in each of 1 search process; took ")
     assert out[2].split() == ["#", "win", "%", "VP", "margin", "loss:", "win", "%", "VP", "visits", "turn"]
     assert [line.split()[0] for line in out[3:6]] == ["1", "2", "3"]
@@ -241,7 +241,6 @@ def test_hint_move_judges_an_intended_turn(tmp_path):
     j = json.loads(run("hint", f, "--iterations", 1500, "--json", "-q", "--move", second).stdout)["move"]
     assert j["inList"] and j["rank"] == 2 and j["source"] == "candidates"
     assert j["lossWinrate"] == pytest.approx(max(0.0, data["turns"][0]["winrate"] - data["turns"][1]["winrate"]), abs=2e-4)
-    # a turn the search did not keep: searched from before its last step
     listed = {tuple(t["moves"]) for t in data["turns"]}
     # a legal whole turn that the search did not keep (the first of a few plausible-but-odd ones)
     odds = ["play Prefect; cash", "play Mercator/3; sell 1 wine; done", "play Mercator/3; sell 1 tool; done",
@@ -249,9 +248,10 @@ def test_hint_move_judges_an_intended_turn(tmp_path):
     odd = next(t for t in odds if tuple(t.split("; ")) not in listed)
     r = run("hint", f, "--iterations", 1500, "-q", "--move", odd)
     line = next(x for x in r.stdout.splitlines() if x.startswith("Your turn"))
-    assert "not among the search's" in line and "loss against the top turn" in line
+    assert "(searched beside them in the same tree)" in line and "loss against the top turn" in line
     j = json.loads(run("hint", f, "--iterations", 1500, "--json", "-q", "--move", odd).stdout)["move"]
-    assert not j["inList"] and j["source"] == "forced prefix search" and j["visits"] > 0
+    # a turn the search did not keep joins the final choice: it is in the list, with its place and figures
+    assert j["inList"] and j["source"] == "candidates" and j["visits"] > 0 and j["rank"] >= 1
     assert j["moves"] == odd.split("; ") and j["lossWinrate"] >= 0 and j["lossVp"] >= 0
 
 
@@ -324,9 +324,10 @@ def test_analyze_answers_the_same_whole_turns(tmp_path):
     assert answer["turns"] == hint["turns"] and len(answer["turns"]) == 4
     t = answer["turns"][0]
     assert set(t) == {"moves", "visits", "winrate", "winrateSe", "scoreLead", "vp", "utility", "lossWinrate",
-                      "lossVp", "order", "partial", "treeMoves", "after"}
+                      "lossVp", "order", "partial", "treeMoves", "after", "seatWinrates"}
     assert t["lossWinrate"] == 0 and t["lossVp"] == 0 and t["order"] == 0
-    assert answer["candidates"] and answer["candidates"][0]["move"] == "play Architect"
+    # the single moves lead with the first move of the turn the final choice picked
+    assert answer["candidates"] and answer["candidates"][0]["move"] == t["moves"][0]
     for seg in t["after"]:
         assert set(seg) == {"who", "turn", "moves"} and seg["who"] in ("Ann", "Bob", "Cid", "chance")
 

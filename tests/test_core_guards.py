@@ -56,6 +56,8 @@ def test_search_budgets_and_boards_past_their_bounds_are_refused():
     int32 wrapped. The core refuses each itself (defence in depth behind SearchConfig)."""
     code = textwrap.dedent("""
         from concordia_ai import core
+        from concordia_ai.ai.search import SearchConfig
+        base = SearchConfig(eval="hand").core_dict(players=2)
         captured = {}
         register = core.register_board
         core.register_board = lambda i, d: captured.update(i=i, d=d) or register(i, d)
@@ -73,7 +75,7 @@ def test_search_budgets_and_boards_past_their_bounds_are_refused():
         for cfg in searches:
             for run in (core.search, core.flat_monte_carlo):
                 try:
-                    run(st, cfg)
+                    run(st, dict(base, **cfg))
                 except (ValueError, TypeError) as e:
                     messages.append(str(e).split(":")[0])
         boards = []

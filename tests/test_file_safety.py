@@ -364,3 +364,55 @@ def test_analyze_searches_in_threads_without_worker_processes_and_dies_with_kill
         proc.stdin.close()
     assert rc == -signal.SIGKILL
     assert not _alive(proc.pid)
+
+
+def test_position_template_out_replaces_a_planted_link_and_never_writes_through_it(tmp_path):
+    victim = tmp_path / "victim"
+    victim.write_text("precious")
+    out = tmp_path / "t.json"
+    out.symlink_to(victim)
+    r = run("position", "template", "--map", "italia", "--players", 2, "--out", out, code=2)
+    assert r.stderr == f"error: --out: {out} already exists; choose another name or pass --force to replace it\n"
+    run("position", "template", "--map", "italia", "--players", 2, "--out", out, "--force")
+    assert victim.read_text() == "precious"
+    assert not out.is_symlink() and json.loads(out.read_text())["format"] == "concordia-position"
+
+
+def _loky_workers(pid):
+    out = []
+    for kid in _children(pid):
+        try:
+            with open(f"/proc/{kid}/cmdline", "rb") as f:
+                if b"popen_loky" in f.read():
+                    out.append(kid)
+        except OSError:
+            pass
+    return out
+
+
+@pytest.mark.slow       # the workers start and end within seconds each way on a loaded 2-core machine
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc")
+def test_workers_that_never_got_a_task_die_after_kill_9_of_the_tournament(tmp_path):
+    # 4 workers for 2 games: two of them never get a task, and must watch the parent from their start
+    spec = "ismcts:iterations=100000000"
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join(sys.path))
+    parent = subprocess.Popen(CLI + ["tournament", "--out", "t", "--jobs", "4", "--players", "2", "--games", "2",
+                                     "--bot", f"a={spec}", "--bot", f"b={spec}"], cwd=tmp_path, env=env,
+                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        deadline = time.monotonic() + 120        # hang guard: the workers start within seconds
+        while time.monotonic() < deadline and len(_loky_workers(parent.pid)) < 4:
+            assert parent.poll() is None, "the tournament ended before its workers started"
+            time.sleep(0.1)
+        kids = _children(parent.pid)             # the workers and loky's resource trackers
+        assert len(_loky_workers(parent.pid)) == 4
+    finally:
+        parent.send_signal(signal.SIGKILL)
+        parent.wait()
+    deadline = time.monotonic() + 60
+    while any(_alive(k) for k in kids) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    left = [k for k in kids if _alive(k)]
+    for k in left:
+        os.kill(k, signal.SIGKILL)
+    assert not left, f"processes {left} outlived their parent"

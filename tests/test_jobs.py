@@ -196,3 +196,17 @@ def test_research_takes_the_tls_options_of_tournaments(tmp_path):
     assert result.stderr.strip().splitlines()[-1] == \
         "error: --tls-ca-file/--tls-cert/--tls-key need a tls:// scheduler address"
     assert not (tmp_path / "r").exists()
+
+
+def test_a_last_line_that_is_no_torn_record_is_named_and_never_cut_off(tmp_path):
+    from concordia_ai.io.jsonl import LogError, read_records
+    log = tmp_path / "log.jsonl"
+    data = b'{"key":0}\n\x89PNG\x00\x01'
+    log.write_bytes(data)
+    with pytest.raises(LogError) as e:
+        read_records(str(log), repair=True)
+    assert str(e.value) == (f"log {log}: line 2 is not a record (not UTF-8 text (bad byte at offset 0)); "
+                            f"the log is damaged")
+    assert log.read_bytes() == data
+    log.write_bytes(b'{"key":0}\n{"key":1,"v\xc3')      # cut inside the last character: torn
+    assert read_records(str(log), repair=True) == [{"key": 0}] and log.read_bytes() == b'{"key":0}\n'

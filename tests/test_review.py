@@ -100,18 +100,18 @@ def test_interrupted_review_resumes_without_redoing(short_game, tmp_path):
     config = SearchConfig(iterations=300, seed=0)
     calls: list[int] = []
 
-    def counting(game, cfg):
+    def counting(game, cfg, **kw):
         calls.append(game.state.turns)
-        return search(game, cfg)
+        return search(game, cfg, **kw)
 
     full = rv.review_game(gf.initial, gf.moves, config, str(tmp_path / "full.jsonl"), search_fn=counting)
     per_turn = {t: calls.count(t) for t in set(calls)}
     assert set(per_turn) == set(range(6)) and full.searched == 6
 
-    def interrupted(game, cfg):
+    def interrupted(game, cfg, **kw):
         if game.state.turns == 3:
             raise KeyboardInterrupt
-        return search(game, cfg)
+        return search(game, cfg, **kw)
 
     out = tmp_path / "part.jsonl"
     with pytest.raises(KeyboardInterrupt):

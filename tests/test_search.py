@@ -40,7 +40,7 @@ def test_true_stack_order_does_not_change_the_search(senator):
 
 def test_true_stack_order_does_not_change_flat_mc_or_heuristics():
     games = [small_deck_game(o) for o in (ORDER_A, ORDER_B, "null")]
-    cfg = SearchConfig(iterations=600, seed=4, eval="net").core_dict()
+    cfg = SearchConfig(iterations=600, seed=4, eval="net").core_dict(players=games[0].n_players)
     flat = [core.flat_monte_carlo(g.state, cfg) for g in games]
     assert flat[0] == flat[1] == flat[2]
     for plan in (False, True):
@@ -171,7 +171,8 @@ def test_jobs_two_merges_root_statistics():
     # each job is an independent search with its own seed: the merge is their sum
     from concordia_ai import core
     cfg = SearchConfig(iterations=800, seed=3)
-    singles = [core.search(g.state.copy(), cfg.core_dict(3 * 1000003 + j, g.n_players)) for j in range(2)]
+    singles = [core.search(g.state.copy(), dict(cfg.core_dict(3 * 1000003 + j, players=g.n_players), turns=0))
+               for j in range(2)]
     for c in r.candidates:
         assert c.visits == sum(ch["visits"] for s in singles for ch in s["children"] if ch["action"] == c.move)
 

@@ -180,7 +180,10 @@ def test_a_search_reports_its_raw_mean_beside_the_calibrated_win():
     r = search(game, SearchConfig(iterations=800, seed=3))
     best = r.best
     assert best.win_raw is not None and 0 <= best.win_raw <= 1
-    assert best.win == pytest.approx(value.calibrate(best.win_raw, 0.0, 4)[0])
+    # the shown win is the seat's share after every seat's raw win went through the map (they sum to 1)
+    assert best.win == pytest.approx(best.seats[game.decider]) and sum(best.seats) == pytest.approx(1.0)
+    mapped = value.calibrate(best.win_raw, 0.0, 4)[0]
+    assert best.win != mapped and abs(best.win - mapped) < 0.05
 
 
 def test_reliability_gives_the_expected_calibration_error():

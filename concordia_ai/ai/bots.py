@@ -94,9 +94,6 @@ class FlatMCBot(Bot):
         if len(legal) == 1:
             return legal[0]
         cfg = SearchConfig(**self.options, seed=self.next_seed())
-        if cfg.rollout == "policy":
-            from . import policy
-            policy.require(game.n_players)      # the prior's weights, or a clear error
         stats, _ = core.flat_monte_carlo(game.state, cfg.core_dict(players=game.n_players))
         return max(stats, key=lambda s: (s[2], -legal.index(s[0])))[0]
 

@@ -17,6 +17,7 @@ from functools import lru_cache
 import numpy as np
 
 from ..engine import vocabulary
+from ..engine.vocabulary import ActionType
 from .. import core
 from .plans import ANY_CARD, NEEDS, SURPLUS, Plan
 
@@ -28,8 +29,8 @@ POSITION = 0.25      # weight of the colonists' positions in a whole turn's valu
 RIVAL_SHARE = 0.3    # as the core's greedy: own estimate minus this share of the best rival's
 
 
-def _type(move: int) -> str:
-    return core.ACTION_TYPES.get(core.decode(move)[0], "?")
+def _type(move: int) -> ActionType | None:
+    return vocabulary.move_type(move)
 
 
 class _Declines(Exception):
@@ -160,7 +161,7 @@ class PlanPlayer:
     def _done(legal) -> int:
         """`done`, or _Declines where the core folds it into the Diplomat's `done`."""
         for m in legal:
-            if _type(m) == "done":
+            if _type(m) == ActionType.DONE:
                 return m
         raise _Declines
 
@@ -210,7 +211,7 @@ class PlanPlayer:
                 m = self._decide(t, rng)
             else:
                 m = core.choose_greedy(t, rng.getrandbits(62), False)
-            if _type(m) == "copy" and copied < 0:
+            if _type(m) == ActionType.COPY and copied < 0:
                 copied = core.decode(m)[1]
             t.apply(m)
         return Turn(judge(t, seat) + POSITION * self._position(t, seat), before, snapshot(t, seat), copied)
@@ -267,7 +268,7 @@ class PlanPlayer:
         return self._card_choice(state, legal, rng, lambda m: core.decode(m)[1])
 
     def _diplomat(self, state, legal, rng) -> int:
-        return self._card_choice(state, legal, rng, lambda m: core.decode(m)[1] if _type(m) == "copy" else -1)
+        return self._card_choice(state, legal, rng, lambda m: core.decode(m)[1] if _type(m) == ActionType.COPY else -1)
 
     # ---- colonists: where they go, which ones join
     def _city_wants(self, state, ex, seat: int) -> np.ndarray:
@@ -333,7 +334,7 @@ class PlanPlayer:
         now = self._buildable_now(state, colonists, base, affordable)
         scored = []
         for m in legal:
-            if _type(m) != "move":
+            if _type(m) != ActionType.MOVE:
                 continue
             _, i, r = core.decode(m)
             sea = 1 if i >= 3 else 0
@@ -343,7 +344,7 @@ class PlanPlayer:
             gain = self._buildable_now(state, moved, base, affordable) - now + \
                 self._place_value(state, free, moved[i], sea) - self._place_value(state, free, colonists[i], sea)
             scored.append((round(gain, 9), -self._steps(state, colonists[i], r), -m, m))
-        stop = [m for m in legal if _type(m) in ("build", "done")]
+        stop = [m for m in legal if _type(m) in (ActionType.BUILD, ActionType.DONE)]
         if scored and (max(scored)[0] > 0 or not stop):   # no stop: a shared route must be cleared first
             return max(scored)[3]
         return self._build(state, stop, wants, rng)
@@ -366,7 +367,7 @@ class PlanPlayer:
         the core takes a turn's builds in city order, so the first city of that set is built now (the
         same choice from the next state gives the rest of the set)."""
         rule = self.plan.build
-        builds = [m for m in moves if _type(m) == "build"]
+        builds = [m for m in moves if _type(m) == ActionType.BUILD]
         if rule == "greedy" or not builds:
             return self._greedy(state, moves, rng)
         seat = state.decider
@@ -403,7 +404,7 @@ class PlanPlayer:
         rule = self.plan.new_colonists
         if rule == "greedy":
             return self._greedy(state, legal, rng)
-        options = {core.decode(m)[1]: m for m in legal if _type(m) == "tribune-colonist"}
+        options = {core.decode(m)[1]: m for m in legal if _type(m) == ActionType.TRIBUNE_COLONIST}
         if rule == "none" or not options:
             return self._done(legal)
         if rule == "any" and len(options) == 2:
@@ -419,7 +420,7 @@ class PlanPlayer:
         rule = self.plan.new_colonists
         if rule == "greedy":
             return self._greedy(state, legal, rng)
-        places = [m for m in legal if _type(m) == "place"] if rule != "none" else []
+        places = [m for m in legal if _type(m) == ActionType.PLACE] if rule != "none" else []
         if rule in ("land", "sea"):
             for kind in self._kinds_wanted():
                 if any(core.decode(m)[1] == kind for m in places):
@@ -429,13 +430,13 @@ class PlanPlayer:
             wants = self._city_wants(state, state.export(), state.decider)
             return max(places, key=lambda m: (self._place_value(state, wants, core.decode(m)[2], core.decode(m)[1]),
                                               -m))
-        return next((m for m in legal if _type(m) == "colonist-cash"), None) or self._done(legal)
+        return next((m for m in legal if _type(m) == ActionType.COLONIST_CASH), None) or self._done(legal)
 
     # ---- goods
     def _prefect(self, state, legal, rng) -> int:
         seat = state.decider
         before = state.export()["players"][seat]["goods"]
-        cash = [m for m in legal if _type(m) == "cash"]
+        cash = [m for m in legal if _type(m) == ActionType.CASH]
         if self.plan.cash_at_least and cash:
             if self._after(state, cash[0]).coins - snapshot(state, seat).coins >= self.plan.cash_at_least:
                 return cash[0]
@@ -445,7 +446,7 @@ class PlanPlayer:
         entries = self.plan.produce
         ranked = []
         for m in legal:
-            if _type(m) != "produce":
+            if _type(m) != ActionType.PRODUCE:
                 continue
             t = _lookahead_copy(state, 1)
             t.apply(m)
@@ -468,7 +469,7 @@ class PlanPlayer:
         need = self._needs(state, ex)
         me = ex["players"][state.decider]
         lacking = self._lacking(need, me["goods"])
-        for verb, entries in (("sell", self.plan.mercator_sell), ("buy", self.plan.mercator_buy)):
+        for verb, entries in ((ActionType.SELL, self.plan.mercator_sell), (ActionType.BUY, self.plan.mercator_buy)):
             offers = {}
             for m in legal:
                 if _type(m) == verb:
@@ -485,7 +486,7 @@ class PlanPlayer:
             first = {}
             for g, units in wanted:
                 first.setdefault(g, units)          # a good's first entry wins
-            kinds = kinds_left - (1 if verb == "sell" and kinds_left == 2 and lacking else 0)  # room to buy
+            kinds = kinds_left - (1 if verb == ActionType.SELL and kinds_left == 2 and lacking else 0)  # room to buy
             wanted = [(g, units) for g, units in first.items() if g in offers][:kinds]
             if wanted:
                 # the core takes trades in the goods' order; the list's order chose which goods
@@ -576,7 +577,7 @@ class PlanPlayer:
         if not self.plan.buy:
             return self._greedy(state, legal, rng)
         before = snapshot(state, state.decider).wealth
-        cards = [m for m in legal if _type(m) == "card"]
+        cards = [m for m in legal if _type(m) == ActionType.CARD]
         for entry in self.plan.buy:
             if entry == ANY_CARD:                   # the rest of the purchase is the evaluation's
                 return self._greedy(state, legal, rng)

@@ -16,7 +16,6 @@ overrides: `plan:minerva,build=cheap`. A `.toml` file with `type = "plan"` works
 from __future__ import annotations
 
 import difflib
-import tomllib
 from dataclasses import dataclass, fields
 from functools import lru_cache
 from pathlib import Path
@@ -24,6 +23,7 @@ from pathlib import Path
 from ..engine import vocabulary
 from ..engine.content import BOARD_NAMES, DATA_DIR, GODS
 from ..engine.errors import ConcordiaError
+from ..io import safe_read
 
 PLAN_DIR = DATA_DIR / "plans"
 BUILD_RULES = ("greedy", "max", "cheap", "best")
@@ -229,16 +229,25 @@ def shipped_plans() -> list[str]:
 
 
 def _read_toml(path: Path, label: str) -> dict:
+    """A plan file's table, read through safe_read: a FIFO, a device or a huge, binary or deeply nested
+    file is refused with one line instead of hanging, filling memory or overflowing the stack."""
     try:
-        data = tomllib.loads(path.read_text())
-    except OSError as e:
-        raise PlanError(f"plan file {label}: {e.strerror or e}") from None
-    except tomllib.TOMLDecodeError as e:
-        raise PlanError(f"plan file {label}: not valid TOML: {e}") from None
+        data = safe_read.read_toml(str(path))
+    except safe_read.UserFileError as e:
+        raise PlanError(_plan_file_message(label, str(path), str(e))) from None
     kind = data.pop("type", "plan")
     if kind != "plan":
         raise PlanError(f"plan file {label}: type = {kind!r}; a plan file has type = \"plan\" (or no type)")
     return data
+
+
+def _plan_file_message(label: str, path: str, message: str) -> str:
+    """safe_read's message about `path`, naming the plan file once."""
+    if message.startswith(f"cannot read {path}: "):
+        return f"plan file {label}: {message[len(f'cannot read {path}: '):]}"
+    if message.startswith(f"{path} "):
+        return f"plan file {label} {message[len(path) + 1:]}"
+    return f"plan file {label}: {message}"
 
 
 def _split_items(text: str) -> list[str]:

@@ -26,6 +26,9 @@ FINALS = ("visits", "mean")
 EVALS = ("auto", "hand", "net")
 CHANCES = ("branch", "merge")
 TURNS_KEPT = 32          # whole turns read from each search tree (the most visited)
+TABLE_FOCUS = 0.25       # hint, review, play --suggested and analyze: the last quarter of the budget makes the
+                         # final choice over whole turns (SearchConfig.focus); the bots' measured default is 0
+SETTLED = 0.01           # a win % at most this far from 0 or 1: the winner is settled, turns rank by VP
 
 
 class SearchConfigError(GameError):
@@ -59,6 +62,9 @@ class SearchConfig:
                                   # "auto": net with 3-5 players, hand with 2 (see effective_eval)
     chance: str = "branch"        # revealed cards: a child per outcome ("branch") or one shared child ("merge")
     root_floor: float = 0.2       # root children get at least this share of an even split of the visits
+    focus: float = 0.0            # share of the budget for the final choice over whole turns: sequential halving
+                                  # among the `focus_turns` most visited ones (0: the most visited root move)
+    focus_turns: int = 8
     policy: float = 0.0           # weight of the learned prior (ai/policy.py): a PUCT term beside UCB and untried
                                   # moves expanded in an order drawn from the prior (0: off)
     jobs: int = 1                 # root parallelism: independent searches in threads, merged
@@ -93,21 +99,28 @@ class SearchConfig:
             if not ok:
                 raise SearchConfigError(name, message)
 
-    def core_dict(self, seed: int | None = None, players: int | None = None) -> dict:
-        """The knobs as the core takes them; `eval="auto"` is resolved for a game of `players` players
-        (the core knows only hand and net)."""
+    def core_dict(self, seed: int | None = None, *, players: int) -> dict:
+        """The settings as the core takes them, every key (the core has no defaults of its own:
+        core.SEARCH_KEYS). `eval="auto"` is resolved for a game of `players` players (the core knows only
+        hand and net), and when it resolves to net the value model is loaded here, so a search never
+        depends on what ran before it in the process. `jobs` stays in Python (threads of searches)."""
         d = {f.name: getattr(self, f.name) for f in fields(self) if f.name != "jobs"}
         if seed is not None:
             d["seed"] = seed
-        if players is not None:
-            d["eval"] = effective_eval(self.eval, players)
+        d["eval"] = effective_eval(self.eval, players)
+        if d["eval"] == "net":
+            from . import value       # numpy: only when the model is used
+            value.ensure_loaded()
+        if self.policy > 0 or self.rollout == "policy":
+            from . import policy      # asked for: loaded, or a clear error (never a silent fallback)
+            policy.require(players)
         return d
 
 
 _TYPES = {"iterations": int, "seconds": float, "c": float, "final": str, "reward": str, "mix": float,
           "margin_scale": float, "rollout": str, "epsilon": float, "rollout_turns": int, "fpu": float,
           "prior": bool, "pw_k": float, "pw_alpha": float, "eval": str, "chance": str, "root_floor": float,
-          "policy": float, "jobs": int, "seed": int}
+          "focus": float, "focus_turns": int, "policy": float, "jobs": int, "seed": int}
 _TYPE_WORDS = {int: "an integer", float: "a number", str: "a string", bool: "true or false"}
 _BOUNDS = {
     "iterations": limits.ITERATIONS, "seconds": limits.SECONDS, "rollout_turns": limits.ROLLOUT_TURNS,
@@ -119,6 +132,8 @@ _BOUNDS = {
     "fpu": limits.Bound("first-play urgency", 0, 1, integer=False),
     "pw_k": limits.Bound("the widening factor", 0, 1e6, integer=False),
     "pw_alpha": limits.Bound("the widening exponent", 0, 1, integer=False),
+    "focus": limits.Bound("a share of the budget", 0, 0.9, integer=False),
+    "focus_turns": limits.Bound("a number of whole turns", 2, 64),
     "policy": limits.Bound("the policy prior's weight", 0, 100, integer=False),
 }
 
@@ -136,6 +151,7 @@ class Candidate:
     win_se: float = 0.0      # standard error of `win` (from the spread of the values backed up)
     vp_se: float = 0.0       # standard error of `vp`
     win_raw: float | None = None   # the search's own mean before the calibration map (eval=net), else None
+    seats: list[float] = field(default_factory=list)   # every seat's win share through this move (sums to 1)
 
 
 @dataclass
@@ -160,6 +176,10 @@ class TurnCandidate:
     tree_moves: int = 0      # how many of `moves` the tree explored (the rest completed greedily)
     after: list[int] = field(default_factory=list)   # the most visited line after the turn (action codes)
     tops: int = 0            # in how many of the merged searches this was the top turn
+    focus: int = 0           # the final choice's round this turn reached (summed over merged searches; 0: not in it)
+    named: bool = False      # a turn the caller named (search(named=...)): searched beside the search's own
+    seats: list[float] = field(default_factory=list)   # every seat's win share after the turn (sums to 1;
+                                                      # `win` is the deciding seat's share)
 
     @property
     def lcb(self) -> float:
@@ -207,52 +227,58 @@ def effective_eval(eval_kind: str, players: int) -> str:
     return "net" if players > 2 else "hand"
 
 
-def _run(state: core.CoreState, config: dict, turns: int = TURNS_KEPT, stop=None) -> dict:
-    config = dict(config, eval=effective_eval(config.get("eval", "auto"), state.n_players))
-    if config["eval"] == "net":
-        from . import value
-        value.ensure_loaded()       # the weights are loaded once per process, before the first search
-    if config.get("policy", 0) > 0 or config.get("rollout") == "policy":
-        from . import policy
-        policy.require(state.n_players)     # asked for: loaded, or a clear error (never a silent fallback)
-    return core.search(state, dict(config, turns=turns), stop)
 
 
-def search(game, config: SearchConfig | None = None, stop: "core.StopToken | None" = None) -> SearchResult:
+def _run(state: core.CoreState, config: dict, turns: int = TURNS_KEPT, stop=None, named=None) -> dict:
+    """One core search with a dict from SearchConfig.core_dict (which resolved `eval` and loaded the model
+    before any search thread starts)."""
+    return core.search(state, dict(config, turns=turns), stop, named)
+
+
+def search(game, config: SearchConfig | None = None, stop: "core.StopToken | None" = None,
+           named: list[list[int]] | None = None) -> SearchResult:
     """ISMCTS for whoever decides now in `game`; the game itself is not changed.
 
     With jobs > 1, that many independent searches run in threads (the core releases the GIL and
-    counts each thread's own CPU time against `seconds`) and are merged at the root. `stop`
-    (a core.StopToken) lets another thread end the search early; the statistics so far are returned."""
+    counts each thread's own CPU time against `seconds`) and are merged at the root, in seed order
+    (the same seed and iteration budget give the same answer whatever the threads' timing). `stop`
+    (a core.StopToken) lets another thread end the search early; the statistics so far are returned.
+    `named`: whole turns (action codes) to search beside the search's own candidates (the final choice
+    over whole turns, SearchConfig.focus): each comes back in `turns` with `named` set."""
     config = config or SearchConfig()
     if game.decider is None or game.decider < 0:
         raise GameError("no player decides now (the game is over, or a card must be revealed)")
     if config.jobs == 1:
-        raws = [_run(game.state, config.core_dict(players=game.n_players), stop=stop)]
+        raws = [_run(game.state, config.core_dict(players=game.n_players), stop=stop, named=named)]
     else:
         from concurrent.futures import ThreadPoolExecutor
         seeds = [config.seed * 1000003 + j for j in range(config.jobs)]
         with ThreadPoolExecutor(max_workers=config.jobs, thread_name_prefix="search") as pool:
-            raws = list(pool.map(lambda s: _run(game.state.copy(), config.core_dict(s, game.n_players), stop=stop),
-                                 seeds))
+            dicts = [config.core_dict(s, players=game.n_players) for s in seeds]   # the model loads here, once
+            raws = list(pool.map(lambda d: _run(game.state.copy(), d, stop=stop, named=named), dicts))
     return _merge(game, raws, config)
 
 
-def root_children(game, config: SearchConfig) -> list[dict]:
-    """One search's root children as the core returns them (action, visits, mean, ...), most visited first,
-    without whole turns or notation: the training data of the policy (lab/policy_data.py)."""
+def search_raw(game, config: SearchConfig) -> dict:
+    """One search as the core returns it: the root children (action, visits, mean, ...) most visited first,
+    and with `focus` the whole turn of the final choice (`choice`); no whole-turn list, no notation. The
+    training data of the policy (lab/policy_data.py)."""
     if game.decider is None or game.decider < 0:
         raise GameError("no player decides now (the game is over, or a card must be revealed)")
-    return _run(game.state, config.core_dict(players=game.n_players), turns=0)["children"]
+    return _run(game.state, config.core_dict(players=game.n_players), turns=0)
 
 
 def best_move(game, config: SearchConfig) -> int:
     """The move a search bot plays: the search's choice, without the notation and principal variations
-    that `search` builds for people (the bots' hot path)."""
+    that `search` builds for people (the bots' hot path). With `focus`, the first move of the whole
+    turn the final choice picked."""
     if config.jobs > 1:
-        return search(game, config).best.move
-    children = _run(game.state, config.core_dict(players=game.n_players), turns=0)["children"]
-    return children[0]["action"]
+        result = search(game, config)
+        return result.turns[0].moves[0] if config.focus > 0 and result.turns else result.best.move
+    raw = _run(game.state, config.core_dict(players=game.n_players), turns=0)
+    if raw.get("choice"):
+        return raw["choice"][0]
+    return raw["children"][0]["action"]
 
 
 def _merge(game, raws: list[dict], config: SearchConfig) -> SearchResult:
@@ -267,29 +293,59 @@ def _merge(game, raws: list[dict], config: SearchConfig) -> SearchResult:
             m["visits"] += v
             if v > m["pv_v"]:
                 m["pv"], m["pv_v"] = ch["pv"], v
+    seat_sums: dict[int, list[float]] = {}
+    for raw in raws:
+        for ch in raw["children"]:
+            sums = seat_sums.setdefault(ch["action"], [0.0] * game.n_players)
+            for k, s in enumerate(ch.get("seats", ())):
+                sums[k] += s * ch["visits"]
     candidates = []
     for action, m in merged.items():
         v = max(1, m["visits"])
         win, vp = m["win"] / v, m["vp"] / v
-        shown, se = _probability(config, game, win, standard_error(m["win2"] / v, win, v))
+        shown, se, seats = shown_win(config, game, win, standard_error(m["win2"] / v, win, v),
+                                     [s / v for s in seat_sums[action]])
         candidates.append(Candidate(action, game.text(action), m["visits"], m["mean"] / v, shown, vp,
                                     m["margin"] / v, pv_texts(game, m["pv"]), se,
-                                    standard_error(m["vp2"] / v, vp, v), win))
+                                    standard_error(m["vp2"] / v, vp, v), win, seats))
     if config.final == "mean":
         candidates.sort(key=lambda c: (c.mean, c.visits), reverse=True)
     else:
         candidates.sort(key=lambda c: (c.visits, c.mean), reverse=True)
     turns = merge_turns(game, [[_turn_from_raw(game, t, config) for t in r.get("turns", [])] for r in raws])
+    if config.focus > 0 and turns and turns[0].focus > 0:
+        # the final choice over whole turns decides: its turn's first move leads the single moves too
+        first = turns[0].moves[0]
+        candidates.sort(key=lambda c: c.move != first)
     return SearchResult(game.decider, candidates, sum(r["iterations"] for r in raws),
                         sum(r["nodes"] for r in raws), sum(r["bytes"] for r in raws),
                         max(r["seconds"] for r in raws), config, turns, len(raws))
 
 
 def _turn_from_raw(game, raw: dict, config: SearchConfig) -> TurnCandidate:
-    win, _ = _probability(config, game, raw["win"], 0.0)
+    win, _, seats = shown_win(config, game, raw["win"], 0.0, raw.get("seats", []))
     return TurnCandidate(list(raw["actions"]), [], raw["visits"], raw["mean"], win, raw["vp"],
                          raw["margin"], win_se(win, raw["visits"]), raw["partial"], raw["tree_len"],
-                         list(raw["after"]))
+                         list(raw["after"]), focus=raw.get("focus", 0), named=raw.get("named", -1) >= 0,
+                         seats=seats)
+
+
+def shown_win(config: SearchConfig, game, raw_win: float, se: float, raw_seats: list[float]):
+    """The win % shown for the deciding seat, its standard error, and every seat's share (summing to 1).
+
+    The search backs up every seat's win value (they sum to 1); each goes through the calibration map
+    (_probability) and the shares are normalised again, so the figures a player reads add up to 100 %
+    and the deciding seat's figure is its share. Without a map (the hand formula) they are the raw means."""
+    shown, se = _probability(config, game, raw_win, se)
+    if len(raw_seats) != game.n_players or sum(raw_seats) <= 0:
+        return shown, se, []
+    if effective_eval(config.eval, game.n_players) != "net":
+        return shown, se, list(raw_seats)      # no map: the raw shares, which sum to 1 as backed up
+    cal = [_probability(config, game, s, 0.0)[0] for s in raw_seats]
+    total = sum(cal)
+    seats = [c / total for c in cal]
+    share = seats[game.decider]
+    return share, (se * share / shown if shown > 0 else se), seats
 
 
 def _probability(config: SearchConfig, game, raw_win: float, se: float) -> tuple[float, float]:
@@ -303,21 +359,36 @@ def _probability(config: SearchConfig, game, raw_win: float, se: float) -> tuple
 
 
 def turn_end_key(game, moves: list[int]):
-    """The position after the deciding player's moves (stopping before any reveal): turns with the same
-    key are the same turn in another order. None if a move is illegal."""
+    """The position after the deciding player's moves (stopping before any reveal), as the core's key
+    (CoreState.key): turns with the same key are the same turn in another order. None if a move is illegal."""
     g = game.clone()
     g.state.set_chance(False, True)
     for a in moves:
         if not g.state.is_legal(a):
             return None
         g.state.apply(a)
-    return repr(g.state.export())
+    return g.state.key()
 
 
 def rank_turns(turns: list[TurnCandidate]) -> list[TurnCandidate]:
-    """Best first by the win estimate's lower bound (win - 2 standard errors), then visits: a turn
-    with few visits cannot rank first by luck, and among well explored turns the higher win wins."""
-    return sorted(turns, key=lambda t: (t.lcb, t.visits), reverse=True)
+    """Best first: the final choice's order (the round of sequential halving a turn reached), then the
+    win estimate's lower bound (win - 2 standard errors), then visits: a turn with few visits cannot
+    rank first by luck, and among well explored turns the higher win wins. When the winner is settled
+    (settled()), expected VP replaces the win estimate: 0.0 against 0.1 % is noise, VP is not."""
+    if settled(turns):
+        most = max(t.visits for t in turns)     # a thin turn cannot lead by a lucky VP figure
+        return sorted(turns, key=lambda t: (t.focus, t.visits * 10 >= most, t.vp, t.visits), reverse=True)
+    return sorted(turns, key=lambda t: (t.focus, t.lcb, t.visits), reverse=True)
+
+
+def settled(turns: list[TurnCandidate]) -> bool:
+    """Is the winner settled? Every turn with a tenth of the most visits or more has a win estimate within
+    SETTLED of 0 (the player cannot win) or every one within SETTLED of 1 (cannot lose)."""
+    if not turns:
+        return False
+    most = max(t.visits for t in turns)
+    wins = [t.win for t in turns if t.visits * 10 >= most]
+    return all(w <= SETTLED for w in wins) or all(w >= 1 - SETTLED for w in wins)
 
 
 def merge_turns(game, lists: list[list[TurnCandidate]]) -> list[TurnCandidate]:
@@ -340,7 +411,7 @@ def merge_turns(game, lists: list[list[TurnCandidate]]) -> list[TurnCandidate]:
         for key, t in keyed:
             own.setdefault(key, []).append(t)
         if own:
-            top_keys.append(max(own, key=lambda k: _pooled_lcb(own[k])))
+            top_keys.append(max(own, key=lambda k: (sum(t.focus for t in own[k]), _pooled_lcb(own[k]))))
     out = []
     for key, group in groups.items():
         full = [t for t in group if not t.partial]
@@ -351,7 +422,9 @@ def merge_turns(game, lists: list[list[TurnCandidate]]) -> list[TurnCandidate]:
                       for ts in sources[key].values()]
         merged = TurnCandidate(list(lead.moves), lead.texts or turn_texts(game, lead.moves), n, avg["mean"],
                                avg["win"], avg["vp"], avg["margin"], merged_win_se(avg["win"], per_search), not full,
-                               lead.tree_moves, list(lead.after), top_keys.count(key))
+                               lead.tree_moves, list(lead.after), top_keys.count(key),
+                               sum(t.focus for t in group), any(t.named for t in group),
+                               _pooled_seats(group))
         merged._end_key = key
         out.append(merged)
     return rank_turns(out)
@@ -379,6 +452,14 @@ def _cached_key(game, t: TurnCandidate):
     if key is None:
         key = t._end_key = turn_end_key(game, t.moves)
     return key
+
+
+def _pooled_seats(group: list[TurnCandidate]) -> list[float]:
+    with_seats = [t for t in group if t.seats]
+    n = sum(t.visits for t in with_seats)
+    if not with_seats or n <= 0:
+        return []
+    return [sum(t.seats[k] * t.visits for t in with_seats) / n for k in range(len(with_seats[0].seats))]
 
 
 def _pooled_lcb(group: list[TurnCandidate]) -> float:

@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from ..engine import step_order
 from ..engine.errors import GameError, NotationError
 from ..engine.game import CHANCE, Game
-from .search import SearchConfig, SearchResult, TurnCandidate, search, turn_end_key, win_se
+from .search import SearchResult, TurnCandidate, settled, turn_end_key
 
 MAX_OWN_TURNS = 3    # a principal variation shows at most this many turns of the player to move
 
@@ -161,11 +161,10 @@ class Judgement:
     """An intended turn against the search's best, from the player's side."""
     best: TurnCandidate
     turn: TurnCandidate | None       # the intended turn's statistics (None: the search never tried it)
-    rank: int | None                 # 1-based place in the search's list, or by win among it if not in it
-    in_list: bool                    # the turn was among the search's candidates
+    rank: int | None                 # 1-based place in the search's list of whole turns
+    in_list: bool                    # the turn is in the list (always, unless the search stopped first)
     candidates: int
-    source: str                      # "candidates" or "forced prefix search"
-    extra_searches: int = 0
+    source: str                      # "candidates", or "not reached" (the search stopped first)
     notes: list[str] = field(default_factory=list)
 
     @property
@@ -177,43 +176,28 @@ class Judgement:
         return None if self.turn is None else max(0.0, self.best.vp - self.turn.vp)
 
 
-def judge_turn(game: Game, moves: list[int], result: SearchResult, config: SearchConfig,
-               search_fn=search) -> Judgement:
-    """Rank and loss of the intended turn `moves` against `result` (a search of `game`).
-
-    If the turn is not among the result's candidates, the position before its last step is searched
-    with the same budget: every visit of that search follows the intended turn up to there, and the
-    root move that completes it gets its own statistics (visits, win, VP, margin)."""
+def judge_turn(game: Game, moves: list[int], result: SearchResult) -> Judgement:
+    """Rank and loss of the intended turn `moves` in `result`, a search of `game` that named it
+    (search(game, config, named=[moves])): the turn joined the final choice's candidates and was searched
+    beside them in the same tree, so its rank and figures are the ones it has in the list (the way
+    KataGo's allowMoves adds a move to the root). A turn reached in another order of the same steps is
+    the same turn."""
     if not result.turns:
         raise GameError("the search found no whole turn (budget too small?)")
     best = result.turns[0]
     key = turn_end_key(game, moves)
     for i, t in enumerate(result.turns):
-        if turn_end_key(game, t.moves) == key:
+        if _end_key(game, t) == key:
             return Judgement(best, t, i + 1, True, len(result.turns), "candidates")
-    g = game.clone()
-    for a in moves[:-1]:
-        g.state.apply(a)
-    extra = 0
-    if len(moves) == 1:
-        sub = result
-    else:
-        sub = search_fn(g, config)
-        extra = 1
-    stat = next((c for c in sub.candidates if c.move == moves[-1]), None)
-    texts = []
-    gg = game.clone()
-    gg.state.set_chance(False, True)
-    for a in moves:
-        texts.append(gg.text(a))
-        gg.state.apply(a)
-    if stat is None:
-        return Judgement(best, None, None, False, len(result.turns), "forced prefix search", extra,
-                         ["the search did not try the turn's last step"])
-    tc = TurnCandidate(list(moves), texts, stat.visits, stat.mean, stat.win, stat.vp, stat.margin,
-                       win_se(stat.win, stat.visits), False, len(moves), [])
-    rank = 1 + sum(1 for t in result.turns if t.win > tc.win)
-    return Judgement(best, tc, rank, False, len(result.turns), "forced prefix search", extra)
+    return Judgement(best, None, None, False, len(result.turns), "not reached",
+                     notes=["the search stopped before it reached the turn (stopped early, or out of memory)"])
+
+
+def _end_key(game: Game, t: TurnCandidate):
+    key = getattr(t, "_end_key", None)
+    if key is None:
+        key = t._end_key = turn_end_key(game, t.moves)
+    return key
 
 
 # ---------------------------------------------------------------- how firm a hint is
@@ -230,14 +214,18 @@ def hint_warnings(turns: list[TurnCandidate], searches: int = 1, min_visits: int
     if top.visits < min_visits:
         out.append(f"Few visits: the top turn has only {top.visits} (under {min_visits}); its numbers are "
                    f"rough. Give the search more time (--time) for a firmer answer.")
-    if len(turns) > 1:
+    if settled(turns):
+        side = "cannot lose" if top.win >= 0.5 else "cannot win"
+        out.append(f"Settled: by this search the player {side} (win % {100 * top.win:.1f}); the turns are ranked "
+                   f"by expected VP instead.")
+    elif len(turns) > 1:
         second = turns[1]
         if abs(top.win - second.win) <= top.win_se + second.win_se:
             pct = lambda x: f"{100 * round(x, 4):.1f}"  # noqa: E731  (as the table rounds)
             out.append(f"Unstable: the top two turns are within their standard errors "
                        f"({pct(top.win)} ± {pct(top.win_se)} and {pct(second.win)} ± {pct(second.win_se)} "
                        f"win %); by this search either is about as good.")
-    if searches > 1 and top.tops < searches:
+    if searches > 1 and top.tops < searches and not settled(turns):
         out.append(f"Unstable: only {top.tops} of the {searches} independent searches put this turn first; "
                    f"more time may change the answer.")
     if top.partial:

@@ -6,13 +6,14 @@ into it. The weights are package data (`data/value/weights.npz`) with a metadata
 counts that produced them). `scripts/train_value.py` regenerates both from a seed.
 
     >>> from concordia_ai.ai import value
-    >>> value.ensure_loaded()            # idempotent; the search calls it before it needs the model
+    >>> value.ensure_loaded()            # idempotent; SearchConfig.core_dict calls it for eval=net
     >>> value.predict(game.state)        # ([P(win) per seat], [expected final VP per seat])
 """
 from __future__ import annotations
 
 import hashlib
 import json
+import threading
 from pathlib import Path
 
 import numpy as np
@@ -35,6 +36,9 @@ class ValueWeightsError(ConcordiaError):
 
 
 _loaded: str | None = None   # the path whose weights are in the core
+# held while the core's weights are checked and replaced: root-parallel searches resolve their configs
+# (and so load the model) in threads at once
+_loading = threading.RLock()
 
 
 def sha256_of(path: Path) -> str:
@@ -89,17 +93,23 @@ def load(weights: Path = WEIGHTS, meta: Path = META) -> None:
     """Check a weights file and move it into the core (replacing what was there)."""
     global _loaded
     sets = read_weights(weights, meta)
-    core.value_clear()
-    _loaded = None
-    for n, w in sets.items():
-        core.value_set_weights(n, w["w1"], w["b1"], w["w_win"], w["w_vp"], float(w["b_vp"]), float(w["vp_scale"]))
-    _loaded = str(weights)
+    with _loading:
+        core.value_clear()
+        _loaded = None
+        for n, w in sets.items():
+            core.value_set_weights(n, w["w1"], w["b1"], w["w_win"], w["w_vp"], float(w["b_vp"]),
+                                   float(w["vp_scale"]))
+        _loaded = str(weights)
 
 
 def ensure_loaded() -> None:
-    """Load the shipped weights once per process (the search calls this before a search with eval=net)."""
-    if _loaded is None:
-        load()
+    """Load the shipped weights unless the core holds a set for every player count (SearchConfig.core_dict
+    calls this when eval resolves to net). The core's own flag is the truth: after core.value_clear()
+    this loads again."""
+    if _loaded is None or not all(core.value_ready(n) for n in PLAYER_COUNTS):
+        with _loading:            # one thread loads; the others wait and then find the weights there
+            if _loaded is None or not all(core.value_ready(n) for n in PLAYER_COUNTS):
+                load()
 
 
 def predict(state) -> tuple[list[float], list[float]]:

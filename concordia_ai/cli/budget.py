@@ -5,6 +5,7 @@ import os
 
 import click
 
+from ..ai.search import TABLE_FOCUS
 from ..engine import limits
 from .app import UserError
 from .common import Bounded
@@ -32,6 +33,7 @@ def search_budget(seconds: float | None, iterations: int | None, jobs: int | Non
     `options` are a bot spec's (their own budget counts when neither --time nor --iterations is given).
     Without any budget: `default_seconds` of CPU time in each of `default_jobs` processes (every core)."""
     opts = dict(options or {})
+    opts.setdefault("focus", TABLE_FOCUS)    # hint, play --suggested and review: the final choice over whole turns
     if seconds is not None and iterations is not None:
         raise UserError("give one budget: --time SECONDS or --iterations N, not both")
     if seconds is not None and not 0 < seconds < float("inf"):

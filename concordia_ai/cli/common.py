@@ -3,7 +3,6 @@ from __future__ import annotations
 
 import json
 import os
-import re
 from collections import Counter
 
 import click
@@ -16,8 +15,10 @@ from ..engine.game import Game
 from ..table.game_file import FORMAT as GAME_FORMAT
 from ..table.game_file import GameFile
 from ..engine.position import FORMAT as POSITION_FORMAT
+from ..engine.player_names import name_problem
 from ..engine.position import PositionError
 from ..engine.notation import NotationError, resolve
+from ..engine.words import did_you_mean
 from .app import UserError
 
 GAME_FILE = click.argument("game_file", metavar="GAME_FILE")
@@ -112,12 +113,16 @@ def _split_list(values, option: str) -> list[ListItem]:
             except safe_read.UserFileError as e:
                 raise UserError(f"{option}: {e}") from None
             for n, line in enumerate(text.splitlines(), 1):
-                items += [_item(x.strip(), f"{path} line {n}") for x in line.split(",")
-                          if x.strip() and not x.strip().startswith("#")]
+                items += [_item(x.strip(), f"{path} line {n}") for x in _uncommented(line).split(",") if x.strip()]
             continue
-        items += [_item(x.strip(), None) for x in re.split(r"[,\n]", value)
-                  if x.strip() and not x.strip().startswith("#")]
+        items += [_item(x.strip(), None) for line in value.split("\n") for x in _uncommented(line).split(",")
+                  if x.strip()]
     return items
+
+
+def _uncommented(line: str) -> str:
+    """A line without its '#' comment (which may hold commas: '# Venetia, Transpadana')."""
+    return line.split("#", 1)[0]
 
 
 def _resolve_item(item: ListItem, options: list[str], what: str, option: str) -> str:
@@ -125,8 +130,13 @@ def _resolve_item(item: ListItem, options: list[str], what: str, option: str) ->
     try:
         return resolve(item, options, what)
     except NotationError as e:
+        close = did_you_mean(item, options)
         if getattr(item, "source", None) is None:
-            raise UserError(f"{option}: {e}") from None
+            raise UserError(f"{option}: {e}" if not close else
+                            f"{option}: {str(item)!r} is no {what}; did you mean {' or '.join(close)}?") from None
+        if close:     # quoted only when it is close to a name of the board: a misspelling, not a line of a secret
+            raise UserError(f"{option}: {str(item)!r} on {item.source} is no {what}; did you mean "
+                            f"{' or '.join(close)}?") from None
         raise UserError(f"{option}: {quoted(item)} is no {what} (or is ambiguous); valid: {', '.join(options)}") \
             from None
 
@@ -182,7 +192,10 @@ def _parse_names(names: str | None, players: int | None) -> tuple[list[str] | No
     if not 2 <= len(lst) <= core.MAX_PLAYERS:
         raise UserError(f"--names: {len(lst)} names; a game has 2 to {core.MAX_PLAYERS} players")
     if not all(lst):
-        raise UserError(f"--names: an empty name in {names!r}; give names like Ann,Bob,Cid")
+        raise UserError(f"--names: an empty name in {limits.shown(names)}; give names like Ann,Bob,Cid")
+    for name in lst:
+        if name_problem(name):
+            raise UserError(f"--names: {limits.shown(name)} {name_problem(name)}")
     dup = [n for n, c in Counter(x.lower() for x in lst).items() if c > 1]
     if dup:
         raise UserError(f"--names: {dup[0]!r} is used twice; names must be distinct")

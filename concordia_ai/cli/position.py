@@ -7,6 +7,7 @@ import os
 import click
 
 from .. import core
+from ..io import atomic_write
 from ..table import position_template, render
 from ..engine.game import Game
 from .app import UserError, main
@@ -37,11 +38,13 @@ def position_group() -> None:
 def template(board, players, names, out, force):
     """Write a position with every field, to enter a table as it stands.
 
-    It is the opening position of the board (coins, goods, colonists and hands of the start),
-    with "?" where only the table can tell: each city's good, each bonus marker, the 7 display
-    cards and the unseen cards. Edit the rest to match the table (coins, goods, colonists,
-    houses, hands, discard piles, whose turn), then `concordia position check FILE` says what is
-    left to fill in or inconsistent (it works out the unseen cards from the display and hands).
+    It holds only what can be seen at the table: the opening position of the board (coins,
+    goods, colonists and hands of the start, whose turn) with "?" where only the table can tell:
+    each city's good, each bonus marker and the 7 display cards. Edit the rest to match the table
+    (coins, goods, colonists, houses, hands, discard piles, whose turn), then
+    `concordia position check FILE --fill` writes in what follows from the rest (the bonus
+    markers from the cities' goods, the unseen cards from the display and the hands) and says
+    what is left to fill in or inconsistent.
 
     \b
     Examples:
@@ -56,11 +59,10 @@ def template(board, players, names, out, force):
         return
     if os.path.isdir(out):
         raise UserError(f"--out: {out} is a folder; give a file name such as {os.path.join(out, 'table.json')}")
+    if os.path.lexists(out) and not force:
+        raise UserError(f"--out: {out} already exists; choose another name or pass --force to replace it")
     try:
-        with open(out, "w" if force else "x", encoding="utf-8") as f:
-            f.write(text)
-    except FileExistsError:
-        raise UserError(f"--out: {out} already exists; choose another name or pass --force to replace it") from None
+        atomic_write.write_atomic(out, text)
     except OSError as e:
         raise UserError(f"--out: cannot write {out}: {e.strerror or e}") from None
     click.echo(f"wrote {out}: {board.title()}, {players} players; fill in every \"?\", edit the rest to match the "
@@ -70,19 +72,36 @@ def template(board, players, names, out, force):
 @position_group.command()
 @click.argument("position_file", metavar="FILE")
 @click.option("--json", "as_json", is_flag=True, help="Print the problems as a JSON list of {path, message}.")
-def check(position_file, as_json):
+@click.option("--fill", is_flag=True,
+              help="First write into FILE what follows from the rest: each bonus marker left \"?\" from its "
+                   "cities' goods, the unseen cards from the display and the hands.")
+def check(position_file, as_json, fill):
     """Check a position file strictly and list every problem with its JSON path.
 
-    Reports each "?" left to fill in; once none is left, every inconsistency the strict check
-    finds (cards not accounted for, bonus markers that do not match the cities) and the first
-    field that cannot be read. Exit code 0 when the position is sound, 2 otherwise.
+    Reports each "?" left to fill in (and the unseen cards, which follow from the display and
+    the hands); once none is left, every inconsistency the strict check finds (cards not
+    accounted for, bonus markers that do not match the cities) and the first field that cannot
+    be read. With --fill it first writes the fields that follow from the rest into FILE (in one
+    step: the file is replaced whole) and says what it wrote. Exit code 0 when the position is
+    sound, 2 otherwise.
 
     \b
     Examples:
       concordia position check table.json
+      concordia position check table.json --fill
       concordia position check table.json --json
     """
     data = _read_json(position_file, "position file")
+    if fill and isinstance(data, dict):
+        filled = position_template.fill(data)
+        if filled:
+            try:
+                atomic_write.write_atomic(position_file, json.dumps(data, indent=2) + "\n", follow_link=True)
+            except OSError as e:
+                raise UserError(f"--fill: cannot write {position_file}: {e.strerror or e}") from None
+            if not as_json:
+                for path, value, source in filled:
+                    click.echo(f"filled: {path}: {json.dumps(value)} (from {source})")
     found = position_template.problems(data)
     if as_json:
         click.echo(json.dumps([{"path": e.path, "message": e.message} for e in found], indent=2))

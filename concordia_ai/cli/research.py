@@ -6,6 +6,7 @@ import time
 
 import click
 
+from ..engine import limits
 from ..engine.content import BOARD_NAMES
 from .app import UserError, main
 from .common import _board_name, _echo_json, _split_list
@@ -84,15 +85,14 @@ def _dask_target(scheduler, ca_file, cert, key) -> dict | None:
 def _play(experiment: str, command: str, opts: dict, cards=None, from_round=None) -> dict:
     """Check the options, play the run's missing games, write and return its report."""
     from ..lab.research import games as G, report as R, stats
-    reps = stats.REPS if opts["bootstrap"] is None else opts["bootstrap"]
+    # every bound is checked before the run folder is made: a refused run leaves nothing behind
+    reps = limits.RESEARCH_BOOTSTRAP.check(stats.REPS if opts["bootstrap"] is None else opts["bootstrap"],
+                                           "--bootstrap")
     min_n = stats.MIN_N if opts["min_n"] is None else opts["min_n"]
-    if reps < 0:
-        raise UserError(f"--bootstrap: {reps} must be >= 0 resamples")
     if min_n < 1:
         raise UserError(f"--min-n: {min_n} must be >= 1")
     jobs = opts["jobs"] if opts["jobs"] is not None else (os.cpu_count() or 1)
-    if jobs < 1:
-        raise UserError(f"--jobs: {jobs} must be a positive number of parallel games")
+    jobs = limits.TOURNAMENT_JOBS.check(jobs, "--jobs")
     if opts["scheduler"] and opts["backend"] != "dask":
         raise UserError("--scheduler is for --backend dask (add --backend dask)")
     tls = _dask_target(opts["scheduler"], opts["tls_ca_file"], opts["tls_cert"], opts["tls_key"])
@@ -251,7 +251,8 @@ def report_command(folder, bootstrap, min_n, no_plots, as_json):
       concordia research report runs/it3 --min-n 50 --json
     """
     from ..lab.research import report as R
-    rep = R.from_folder(folder, bootstrap, min_n, with_plots=not no_plots)
+    rep = R.from_folder(folder, limits.RESEARCH_BOOTSTRAP.check(bootstrap, "--bootstrap"), min_n,
+                        with_plots=not no_plots)
     if as_json:
         _echo_json(rep)
     else:

@@ -6,6 +6,8 @@ import sys
 
 import click
 
+from ..engine import limits
+from ..io.atomic_write import check_writable
 from ..table import review as rv
 from .app import UserError, main
 from .budget import search_budget
@@ -19,7 +21,7 @@ from .search import make_config
               help="CPU seconds of search per turn (default 1).")
 @click.option("--iterations", type=int, default=None, metavar="N",
               help="Search budget per turn in iterations instead (reproducible).")
-@click.option("--jobs", type=click.IntRange(1), default=None, metavar="J",
+@click.option("--jobs", type=int, default=None, metavar="J",
               help="Turns searched at once, one process each (default: every core).")
 @click.option("--player", "player_name", default=None, metavar="NAME", help="Grade only this player's turns.")
 @click.option("--out", "out_path", default=None, metavar="FILE.jsonl",
@@ -49,7 +51,7 @@ def review(game_file, seconds, iterations, jobs, player_name, out_path, plot_pat
     """
     opts, _ = search_budget(seconds, iterations, 1, default_seconds=1.0)
     config = make_config(opts, seed)
-    workers = jobs or os.cpu_count() or 1
+    workers = limits.REVIEW_JOBS.check(jobs, "--jobs") if jobs is not None else os.cpu_count() or 1
     gf = _load(game_file)
     names = gf.game.names
     seat = None
@@ -115,7 +117,7 @@ def _table(records: list[dict]) -> list[str]:
         vp = "-" if r["lossVp"] is None else f"{r['lossVp']:.1f}"
         L.append(f"{r['turn']:>4}  {r['player']:<{width}}  {r['grade'] or '-':<10}  {pct(r['winBest']):>10}  "
                  f"{pct(r['winPlayed']):>6}  {pct(r['lossWin']):>5}  {vp:>7}  {'; '.join(r['played'])}")
-        if r["best"] != r["played"]:
+        if rv.best_differs(r):
             L.append(f"{'':>4}  {'':<{width}}  {'':<10}  {'':>10}  {'':>6}  {'':>5}  {'':>7}  best: {'; '.join(r['best'])}")
     return L
 
@@ -128,3 +130,7 @@ def _check_writable(path: str, option: str, suffix: str) -> None:
         raise UserError(f"{option}: folder {folder} does not exist")
     if os.path.isdir(path):
         raise UserError(f"{option}: {path} is a folder; give a file name")
+    try:     # before the review's work, not after it
+        check_writable(path)
+    except OSError as e:
+        raise UserError(f"{option}: cannot write into {folder}: {e.strerror or e}") from None

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import sys
+import time
 
 import click
 
@@ -90,7 +91,9 @@ def hint(game_file, seconds, iterations, jobs, top, step, intended, spec, seed, 
     cores, run at once (so about 3 s of wall time); --time S sets the CPU seconds per process,
     --iterations N an iteration budget (reproducible; one process unless --jobs).
     --step shows the old table of single sub-decisions; --move TURN judges the turn you intend.
-    GAME_FILE is only read. A progress bar runs on stderr.
+    GAME_FILE is only read; the ranked turns are kept beside it (GAME.hint.json) so that
+    `play --suggested` with the same budget and seed plays what was shown. With --move the intended turn
+    is searched beside the search's own turns, in the same search. A progress bar runs on stderr.
 
     \b
     Examples:
@@ -108,16 +111,31 @@ def hint(game_file, seconds, iterations, jobs, top, step, intended, spec, seed, 
         raise UserError("--move judges a whole turn; it cannot be combined with --step")
     opts, described = search_budget(seconds, iterations, jobs, options)
     config = make_config(opts, seed)
-    game, _ = load_any(game_file)
+    game, gf = load_any(game_file)
     _check_decider(game, game_file)
     moves = None
     if intended is not None:
         moves = parse_turn(game, intended)
     if step:
         return _step_hint(game_file, game, kind, config, top, as_json, quiet)
-    result = run_search(game, config, f"{kind} for {game.names[game.decider]}", quiet)
-    judgement = judge_turn(game, moves, result, config) if moves is not None else None
+    result = run_search(game, config, f"{kind} for {game.names[game.decider]}", quiet,
+                        named=[moves] if moves is not None else None)
+    judgement = judge_turn(game, moves, result) if moves is not None else None
+    if gf is not None and kind == "ismcts" and result.turns:
+        _keep_hint(game_file, game, config, result.turns)
     _turn_hint(game_file, game, result, config, described, top, judgement, as_json)
+
+
+def _keep_hint(game_file: str, game, config, turns) -> None:
+    """The ranked turns beside the game file, for `play --suggested` (a folder we cannot write only costs
+    that play a search of its own)."""
+    from dataclasses import asdict
+    from ..table import hint_cache
+    try:
+        hint_cache.save(game_file, game, asdict(config), turns)
+    except OSError as e:
+        click.echo(f"note: the hint is not kept for play --suggested ({hint_cache.path_for(game_file)}: "
+                   f"{e.strerror or e}); it will search again", err=True)
 
 
 def make_config(opts: dict, seed: int):
@@ -136,14 +154,14 @@ def _check_decider(game, game_file: str) -> None:
                         f"(concordia play {game_file} 'reveal CARD/DECK'; concordia moves {game_file} lists them)")
 
 
-def run_search(game, config, desc: str, quiet: bool):
+def run_search(game, config, desc: str, quiet: bool, named=None):
     """One (root-parallel) search with a progress bar of its time on stderr."""
     import time
 
     from ..ai.search import search
     total = config.seconds if config.seconds and not config.iterations else None
     t0 = time.perf_counter()
-    result = _Ticker(total, desc, quiet).run(lambda: search(game, config))
+    result = _Ticker(total, desc, quiet).run(lambda: search(game, config, named=named))
     result.wall_seconds = time.perf_counter() - t0     # for the output only: CPU time is the budget
     return result
 
@@ -172,14 +190,19 @@ def _turn_hint(game_file, game, result, config, described, top, judgement, as_js
                     "effect": effect, "warnings": warnings, "move": judged, "rootInfo": info,
                     "config": asdict(config)})
         return
+    from ..ai.search import settled
+    order = "expected VP (the winner is settled)" if settled(result.turns) else "win % less two standard errors"
+    first = "the final choice over whole turns, then " if config.focus > 0 else ""
     click.echo(f"{game.names[game.decider]} decides ({render.status_line(game).split(': ', 1)[0]}, "
-               f"{game.phase}); whole turns, best first by win % less two standard errors")
+               f"{game.phase}); whole turns, best first by {first}{order}")
     click.echo(f"budget: {described}; took {info['wallSeconds']:.1f} s of wall time; {result.iterations} "
                f"iterations, {result.nodes} nodes")
     if turns:
         for line in render.turn_table(turns):
             click.echo(line)
         click.echo(f"The top turn changes: {render.effect_line(effect)}")
+        if result.turns[0].seats:
+            click.echo("Win % after it, every player: " + seat_line(game.names, result.turns[0].seats))
         segments = line_after(game, result.turns[0])
         if segments:
             click.echo("Then, the most visited line:")
@@ -192,6 +215,13 @@ def _turn_hint(game_file, game, result, config, described, top, judgement, as_js
                                f"time per process: the cores were busy with other work."]
     for w in warnings:
         click.echo(f"note: {w}")
+
+
+def seat_line(names: list[str], seats: list[float]) -> str:
+    """Every player's win share on one line, rounded so that the figures shown add up to 100.0."""
+    tenths = [round(1000 * s) for s in seats]
+    tenths[max(range(len(seats)), key=lambda k: seats[k])] += 1000 - sum(tenths)   # rounding goes to the leader
+    return " · ".join(f"{n} {t / 10:.1f}" for n, t in zip(names, tenths))
 
 
 def _judgement_dict(j) -> dict:
@@ -207,9 +237,7 @@ def _judgement_dict(j) -> dict:
 def _judgement_text(d: dict) -> str:
     if d["winrate"] is None:
         return "Your turn: the search did not try it, so it has no estimate (" + "; ".join(d["notes"]) + ")"
-    where = (f"rank {d['rank']} of {d['candidates']} turns" if d["inList"] else
-             f"not among the search's {d['candidates']} turns (searched on its own from before its last "
-             f"step); by win % it would rank {d['rank']}")
+    where = f"rank {d['rank']} of {d['candidates']} turns (searched beside them in the same tree)"
     return (f"Your turn ({'; '.join(d['moves'])}): {where}; win {100 * d['winrate']:.1f} ± "
             f"{100 * d['winrateSe']:.1f} %, {d['vp']:.1f} VP, {d['visits']} visits; loss against the top "
             f"turn: {100 * d['lossWinrate']:.1f} win %, {d['lossVp']:.1f} VP")

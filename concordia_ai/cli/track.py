@@ -197,8 +197,9 @@ def moves(game_file, as_json):
 @GAME_FILE
 @click.argument("move", nargs=-1)
 @click.option("--suggested", type=click.IntRange(1), is_flag=False, flag_value=1, default=None, metavar="[N]",
-              help="Play candidate N (default 1) of a fresh whole-turn hint for the player to move, and only "
-                   "that turn; takes hint's budget options.")
+              help="Play candidate N (default 1) of the whole-turn hint for the player to move, and only that "
+                   "turn: the hint just shown when it was for this position with the same budget and seed "
+                   "(GAME.hint.json), else a fresh one; takes hint's budget options.")
 @budget_options
 @click.option("--seed", type=click.IntRange(0, 2 ** 63 - 1), default=0, show_default=True,
               help="Search seed (with --suggested).")

@@ -1,9 +1,12 @@
-"""`concordia play GAME --suggested [N]`: play candidate N of a fresh whole-turn hint, and only that turn."""
+"""`concordia play GAME --suggested [N]`: play candidate N of the hint just shown (or of a fresh one), and only
+that turn."""
 from __future__ import annotations
+
+from dataclasses import asdict
 
 import click
 
-from ..table import played, render
+from ..table import hint_cache, played, render
 from ..table.game_file import locked
 from .app import UserError
 from .budget import search_budget
@@ -12,7 +15,8 @@ from .search import _check_decider, make_config, run_search
 
 
 def play_suggested(game_file: str, n: int, moves, seconds, iterations, jobs, seed: int, quiet: bool) -> None:
-    """Search the position, then record the N-th whole turn of the player to move (all or nothing).
+    """Record the N-th whole turn of the player to move (all or nothing): of the hint just shown when it was
+    for this position and configuration (hint_cache), else of a new search.
 
     The turn stops at the next decision of someone else: at a simulated table the engine reveals new
     display cards by itself; at a real table the next step is entering the card seen."""
@@ -24,11 +28,15 @@ def play_suggested(game_file: str, n: int, moves, seconds, iterations, jobs, see
     game = gf.game
     _check_decider(game, game_file)
     player = game.names[game.decider]
-    result = run_search(game, config, f"ismcts for {player}", quiet)
-    if not 1 <= n <= len(result.turns):
-        raise UserError(f"--suggested: {n} is not a candidate; the search found {len(result.turns)} whole "
-                        f"turn{'s' if len(result.turns) != 1 else ''} (give 1 to {len(result.turns)})")
-    turn = result.turns[n - 1]
+    turns = hint_cache.load(game_file, game, asdict(config))
+    source = "the list of the hint just shown (same position, budget and seed; no new search)"
+    if turns is None:
+        turns = run_search(game, config, f"ismcts for {player}", quiet).turns
+        source = "a new search"
+    if not 1 <= n <= len(turns):
+        raise UserError(f"--suggested: {n} is not a candidate; the search found {len(turns)} whole "
+                        f"turn{'s' if len(turns) != 1 else ''} (give 1 to {len(turns)})")
+    turn = turns[n - 1]
     # the search ran without the lock (it takes seconds); record only if nobody changed the game meanwhile
     with locked(game_file):
         current = _load(game_file)
@@ -40,7 +48,7 @@ def play_suggested(game_file: str, n: int, moves, seconds, iterations, jobs, see
         current.save()
     gf = current
     click.echo(f"suggested turn {n} for {player} (win {100 * turn.win:.1f} ± {100 * turn.win_se:.1f} %, "
-               f"{turn.visits} visits; budget: {described})")
+               f"{turn.visits} visits; budget: {described}; from {source})")
     for line in played.lines(before, applied):
         click.echo(line)
     click.echo(render.next_line(gf.game, game_file))

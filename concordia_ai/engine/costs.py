@@ -9,6 +9,7 @@ from collections import Counter
 from functools import lru_cache
 
 from .. import core
+from .vocabulary import ActionType, action_type
 
 
 @lru_cache(maxsize=None)
@@ -47,22 +48,22 @@ def move_cost(game, pos: dict, code: int) -> dict:
     """The cost of a legal move as fields (empty when it costs nothing):
     coins (paid; negative = received), goods {good: n} (paid), steps (Architect movement)."""
     t, x, y = core.decode(code)
-    name = core.ACTION_TYPES.get(t)
+    atype = action_type(t)
     R = game.rules
-    if name == "build":
+    if atype == ActionType.BUILD:
         coins, goods = house_cost(game, pos, x)
         return {"coins": coins, "goods": goods}
-    if name == "card":
+    if atype == ActionType.CARD:
         return {"goods": card_price(game, pos, x, y if y < 5 else None)}
-    if name == "move":
+    if atype == ActionType.MOVE:
         loc = game.state.colonist_location(game.state.turn_player, x)
         rr, cr = _distances(game.board.id)
         return {"steps": rr[loc - core.ROUTE_OFFSET][y] if loc >= core.ROUTE_OFFSET else cr[loc][y]}
-    if name in ("place", "tribune-colonist"):
+    if atype in (ActionType.PLACE, ActionType.TRIBUNE_COLONIST):
         return {"goods": dict(Counter(R.raw.colonist_cost))}
-    if name in ("sell", "buy"):
+    if atype in (ActionType.SELL, ActionType.BUY):
         coins = y * R.price[x]
-        return {"coins": -coins if name == "sell" else coins}
+        return {"coins": -coins if atype == ActionType.SELL else coins}
     return {}
 
 

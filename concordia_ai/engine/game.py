@@ -12,7 +12,8 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from . import vocabulary, notation, position
+from . import limits, vocabulary, notation, position
+from .player_names import name_problem
 from .. import core
 from .vocabulary import GODS
 from .content import BOARD_NAMES
@@ -191,6 +192,10 @@ def _names(names, players):
     if names is None:
         return [f"P{i + 1}" for i in range(players)]
     names = [str(n).strip() for n in names]
+    for n in names:
+        problem = name_problem(n)
+        if problem:
+            raise GameError(f"names: {limits.shown(n)} {problem}")
     if len(names) != players or len(set(n.lower() for n in names)) != players or not all(names):
         raise GameError(f"names: give {players} distinct, non-empty player names")
     return names

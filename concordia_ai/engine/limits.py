@@ -40,13 +40,16 @@ class Bound:
     def valid(self) -> str:
         return f"{'an integer' if self.integer else 'a number'} in {_fmt(self.low)}..{_fmt(self.high)}"
 
-    def check(self, value, field: str | None = None):
+    def check(self, value, field: str | None = None, strings: bool = True):
         """`value` as an int (or float) inside the bound; LimitError naming `field` otherwise.
 
         Accepts ints, floats with an integral value for integer bounds, and strings of either (for
-        spec strings); refuses booleans, NaN, infinity and anything else."""
+        spec strings; strings=False refuses them, for JSON, where "100" is not a number); refuses
+        booleans, NaN, infinity and anything else."""
         label = f"{field}: " if field else ""
         text = shown(value)
+        if isinstance(value, str) and not strings:
+            raise LimitError(f"{label}{text} is a string, not a number; give {self.valid}", field)
         number = _number(value)
         if number is None:
             raise LimitError(f"{label}{text} is not a number; give {self.valid}", field)
@@ -108,8 +111,12 @@ REPORT_EVERY = Bound("seconds between partial reports", 0.05, DAY, integer=False
 TOURNAMENT_GAMES = Bound("tournament games", 1, 1_000_000)
 TOURNAMENT_JOBS = Bound("parallel games", 1, 1024)
 BOOTSTRAP = Bound("bootstrap resamples", 0, 100_000)
+RESEARCH_BOOTSTRAP = Bound("bootstrap resamples", 0, 10_000)     # default 1,000; a resample row per figure
+RESEARCH_GAMES = Bound("research games", 1, 100_000)             # a run's tasks are built at once (~1 kB each)
+REVIEW_JOBS = Bound("turns searched at once", 1, 1024)
 ELO = Bound("Elo differences", -2000, 2000, integer=False)
 UNDO_STEPS = Bound("moves to undo", 1, 1_000_000)
+NAME_CHARS = 40                        # a player's name: printed in a column of every table
 TURN_NUMBER = Bound("turn numbers", 1, 100_000)                  # `play --turn N`: turn N as `show` numbers it
 
 # reading user files (see userfiles.py)
@@ -117,4 +124,5 @@ JSON_DEPTH = 64                        # a game file nests 6 deep; 100,000 deep 
 INT_DIGITS = 40                        # 2^64 has 20 digits; Python refuses to parse past 4,300
 FILE_BYTES = 8 * 2 ** 20               # a game file, a list, a .toml: a long game file is ~100 kB
 LOG_BYTES = 4 * 2 ** 30                # a tournament log: about 5 kB per game
+REVIEW_LOG_BYTES = 64 * 2 ** 20        # a review log: about 600 bytes per graded turn
 QUERY_BYTES = 8 * 2 ** 20              # one line of `concordia analyze` (an inline position is ~10 kB)

@@ -18,6 +18,7 @@ from __future__ import annotations
 import difflib
 
 from .. import core
+from .vocabulary import ActionType, Phase, action_type
 from . import refusals
 from .words import word_matches as _word_matches
 from .errors import NotationError
@@ -31,25 +32,31 @@ def move_text(game, code: int) -> str:
     return _texts(game, code)[0]
 
 
+def played_card(game, code: int) -> str:
+    """The card a `play` move names in its canonical text: the kind's label, or just `Diplomat` for the
+    Diplomat the engine offers (the others are named by their god, `Diplomat/Mars`)."""
+    kind = game.rules.kinds[core.decode(code)[1]]
+    if kind.name == "Diplomat" and code in game.legal_moves():
+        return "Diplomat"
+    return kind.label
+
+
 def _texts(game, code: int) -> list[str]:
     """The canonical text first, then accepted aliases (routes named from the other end)."""
     R, B = game.rules, game.board
     t, x, y = core.decode(code)
-    name = core.ACTION_TYPES.get(t)
-    if name == "play":
+    atype = action_type(t)
+    if atype == ActionType.PLAY:
         kind = R.kinds[x]
-        if kind.name != "Diplomat":
-            return [f"play {kind.label}"]
-        if code in game.legal_moves():
-            return ["play Diplomat", f"play {kind.label}"]
-        return [f"play {kind.label}"]     # a named Diplomat other than the one the engine offers
-    if name == "copy":
+        card = played_card(game, code)
+        return [f"play {card}"] if card == kind.label else [f"play {card}", f"play {kind.label}"]
+    if atype == ActionType.COPY:
         return [f"copy {R.kinds[x].label}"]
-    if name == "done":
+    if atype == ActionType.DONE:
         return ["done"]
-    if name == "tribune-colonist":
+    if atype == ActionType.TRIBUNE_COLONIST:
         return [f"colonist {KINDS[x]}"]
-    if name == "move":
+    if atype == ActionType.MOVE:
         frm = location_name(B, game.state.colonist_location(game.state.turn_player, x))
         kind = KINDS[1 if x >= 3 else 0]
         a, b, _, _ = B.routes[y]
@@ -59,19 +66,19 @@ def _texts(game, code: int) -> list[str]:
             fa, fb = frm.split("-", 1)
             texts += [f"move {kind} {fb}-{fa} > {fwd}", f"move {kind} {fb}-{fa} > {back}"]
         return texts
-    if name == "build":
+    if atype == ActionType.BUILD:
         return [f"build {B.cities[x]}"]
-    if name == "produce":
+    if atype == ActionType.PRODUCE:
         if y < 5:
             return [f"produce {B.provinces[x]} {R.goods[y]}"]
         return [f"produce {B.provinces[x]}"]
-    if name in ("cash", "colonist-cash"):
+    if atype in (ActionType.CASH, ActionType.COLONIST_CASH):
         return ["cash"]
-    if name == "keep":
+    if atype == ActionType.KEEP:
         return [f"keep {R.goods[x]}"]
-    if name in ("sell", "buy"):
-        return [f"{name} {y} {R.goods[x]}"]
-    if name == "card":
+    if atype in (ActionType.SELL, ActionType.BUY):
+        return [f"{atype.word} {y} {R.goods[x]}"]
+    if atype == ActionType.CARD:
         card = game.state.display_card(x) if 0 <= x < 7 else -1
         label = R.market[card].label if card >= 0 else f"slot{x + 1}"
         paying = f" paying {R.goods[y]}" if y < 5 else ""
@@ -79,12 +86,12 @@ def _texts(game, code: int) -> list[str]:
         if card >= 0:
             texts.append(f"buy {R.market[card].name}{paying}")   # without the deck: one Mason in the display is enough
         return texts
-    if name == "place":
+    if atype == ActionType.PLACE:
         return [f"place {KINDS[x]} {B.cities[y]}"]
-    if name == "reveal":
+    if atype == ActionType.REVEAL:
         # reveals come from the top deck only, so the card's name alone is enough
         return [f"reveal {R.market[x].label}", f"reveal {R.market[x].name}"]
-    if name == "enter":
+    if atype == ActionType.ENTER:
         a, b, _, _ = B.routes[x]
         return [f"enter {route_name(B, x)}", f"enter {B.cities[b]}-{B.cities[a]}"]
     return [f"?{code}"]
@@ -128,14 +135,25 @@ def _best(typed: list[str], candidates: list[tuple[object, list[list[str]]]]) ->
     return [v for v, sc in scored.items() if sc == top]
 
 
+def _only_payment(game, typed: list[str]) -> list[int]:
+    """`buy Prefect/I` for a card whose place adds any one good, when only one good can pay it: that purchase
+    (with two or more, the player says which, and the refusal names them)."""
+    if "paying" in typed:
+        return []
+    payings = [(m, _words(t.split(" paying ")[0])) for m in game.legal_moves() for t in _texts(game, m)[:1]
+               if " paying " in t]
+    found = _best(typed, [(m, [words]) for m, words in payings])
+    return found if len(found) == 1 else []
+
+
 def _aliases(game) -> list[int]:
     """Codes the state accepts beyond its legal moves: `play` of a Diplomat kind the engine folds into one."""
-    if game.state.phase_name != "play" or game.decider is None or game.decider < 0:
+    if game.state.phase != Phase.PLAY or game.decider is None or game.decider < 0:
         return []
     hand = game.to_json()["players"][game.state.turn_player]["hand"]
     out = []
     for k, kind in enumerate(game.rules.kinds):
-        code = core.encode(1, k)
+        code = core.encode(ActionType.PLAY, k)
         if kind.name == "Diplomat" and hand.get(kind.label) and code not in game.legal_moves():
             out.append(code)
     return out
@@ -149,6 +167,8 @@ def parse_move(game, text: str) -> int:
     found = _best(typed, [(m, [_words(t) for t in _texts(game, m)]) for m in game.legal_moves()])
     if not found:
         found = _best(typed, [(m, [_words(t) for t in _texts(game, m)]) for m in _aliases(game)])
+    if not found:
+        found = _only_payment(game, typed)
     if len(found) == 1:
         return found[0]
     if found:

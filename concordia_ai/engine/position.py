@@ -13,20 +13,23 @@ from __future__ import annotations
 
 from typing import Any
 
+from . import position_fields as fields
 from . import vocabulary
 from .. import core
 from .content import BOARD_NAMES
-from .errors import GameError
+from .position_fields import MAX_COINS, MAX_INTERMEDIATE_VP, MAX_TURN, PositionError, field_value
+from .words import did_you_mean
+from . import limits
+from .player_names import name_problem
 
 FORMAT = "concordia-position"
 VERSION = 1
 STOREHOUSE = "storehouse"
 SIDES = ("goods", "coins")
 PHASE_CODES = {name: code for code, name in core.PHASES.items()}
-# far below the core's 2^30 so that no amount of play from a loaded position overflows it
-MAX_COINS = 10 ** 6
-MAX_TURN = 10 ** 6
-MAX_INTERMEDIATE_VP = 10 ** 4
+# what the loader offers: PositionError and the limits are defined with the field table, and read here
+__all__ = ["FORMAT", "VERSION", "MAX_COINS", "MAX_TURN", "MAX_INTERMEDIATE_VP", "PositionError", "dump", "load",
+           "check", "key", "route_name", "location_name"]
 CARD_COUNT_LIMIT = 30       # the core's limit on the cards of one kind in a hand or a discard pile
 
 
@@ -40,13 +43,13 @@ def _max_owned(R) -> int:
     return CARD_COUNT_LIMIT - max(copies.values())
 
 
-class PositionError(GameError):
-    """A bad position: `path` is the JSON path of the first bad field."""
-
-    def __init__(self, path: str, message: str):
-        super().__init__(f"{path}: {message}")
-        self.path = path
-        self.message = message
+def key(state: core.CoreState) -> str:
+    """A short identity of a whole state (the same for equal states, also across processes): a hash of
+    the core's export in canonical JSON. (Stands in until the core provides a key of its own.)"""
+    import hashlib
+    import json
+    blob = json.dumps(state.export(), sort_keys=True, separators=(",", ":"))
+    return hashlib.blake2b(blob.encode(), digest_size=16).hexdigest()
 
 
 def route_name(board: vocabulary.CompiledBoard, r: int) -> str:
@@ -139,7 +142,9 @@ def dump(state: core.CoreState, names: list[str]) -> dict[str, Any]:
             "decider": player_name(raw["decider"]) if raw["decider"] >= 0 else
             ("chance" if raw["decider"] == core.CHANCE else None),
             "card": R.kinds[raw["act_kind"]].label if raw["act_kind"] >= 0 else None,
-            "scratch": {k: raw[k] for k in _SCRATCH if k not in _PICKS or raw[k] != _PICKS[k]},
+            # the sparse fields (the canonical-order memory of the card in play) only when set, so that
+            # positions and game files from before them still compare equal
+            "scratch": {f.name: raw[f.name] for f in fields.SCRATCH if not f.sparse or raw[f.name] != f.default},
         },
         "end": {"concordia": player_name(raw["end_player"]), "trigger_this_turn": bool(raw["end_this_turn"]),
                 "final_turns_left": raw["final_turns"]},
@@ -151,33 +156,7 @@ def dump(state: core.CoreState, names: list[str]) -> dict[str, Any]:
     return out
 
 
-_SCRATCH_RANGE = dict(steps=(0, 6), moved=(0, 63), merc_sold_last=(-1, 4), merc_bought_last=(-1, 4),
-                      merc_kinds=(0, 2), merc_sold_mask=(0, 31), buys=(0, 2), col_last=(0, 80), col_cash_ok=(0, 1),
-                      keep_player=(0, None), keep_last=(0, 4), pick_last=(-1, 63))
-_SCRATCH = ("steps", "moved", "arch_from", "pick_last", "merc_sold_last", "merc_bought_last", "merc_kinds",
-            "merc_sold_mask", "buys", "col_last", "col_cash_ok", "keep_player", "keep_last", "pend")
-# the canonical-order memory of the card in play (cleared between turns): written only when set, so that
-# positions and game files from before these fields still compare equal
-_PICKS = dict(arch_from=[-1] * 6, pick_last=-1)
-
-
 # ------------------------------------------------------------------ loading
-
-def _get(d: dict, key: str, path: str, types, optional=False, default=None):
-    if not isinstance(d, dict):
-        raise PositionError(path, "must be an object")
-    if key not in d:
-        if optional:
-            return default
-        raise PositionError(f"{path}.{key}", "missing")
-    v = d[key]
-    if types is int and (isinstance(v, bool) or not isinstance(v, int)):
-        raise PositionError(f"{path}.{key}", f"{v!r} is not an integer")
-    if types is not int and not isinstance(v, types):
-        want = {dict: "an object", list: "a list", str: "a string", bool: "true or false"}.get(types, str(types))
-        raise PositionError(f"{path}.{key}", f"{v!r} is not {want}")
-    return v
-
 
 def _choice(value, options, path, what):
     if not isinstance(value, str):
@@ -185,7 +164,254 @@ def _choice(value, options, path, what):
     for o in options:
         if o.lower() == value.strip().lower():
             return options.index(o)
+    close = did_you_mean(value, options)
+    if close:
+        raise PositionError(path, f"unknown {what} {value!r}; did you mean {' or '.join(close)}?")
     raise PositionError(path, f"unknown {what} {value!r}; valid: {', '.join(options)}")
+
+
+def _object(obj, parent: str, where: str) -> dict:
+    """An object of the field table, with no field it does not know."""
+    if not isinstance(obj, dict):
+        raise PositionError(where, "must be an object")
+    return fields.known_fields(obj, parent, where)
+
+
+class _Reader:
+    """What `load` has read so far: the board, the names and the rules, for the sections that follow."""
+
+    def __init__(self, data: Any):
+        self.R = vocabulary.rules()
+        self.goods = list(self.R.goods)
+        self.kind_labels = [k.label for k in self.R.kinds]
+        self.market_labels = [m.label for m in self.R.market]
+        if not isinstance(data, dict):
+            raise PositionError("$", "a position is a JSON object")
+        if field_value(data, "format", "$") != FORMAT:
+            raise PositionError("$.format", f"must be {FORMAT!r}")
+        version = field_value(data, "version", "$")
+        if version != VERSION:
+            raise PositionError("$.version", f"{version} is not supported (this program reads version {VERSION})")
+        self.data = data = _object(data, "$", "$")
+        self.board_id = _choice(field_value(data, "board", "$"), list(BOARD_NAMES), "$.board", "board")
+        self.board = vocabulary.board_by_id(self.board_id)
+        opts = _object(field_value(data, "options", "$"), "options", "$.options")
+        self.options = (core.OPTION_WINE_VARIANT if field_value(opts, "options.wine_variant", "$.options") else 0) | \
+            (core.OPTION_INTERMEDIATE if field_value(opts, "options.intermediate_scoring", "$.options") else 0)
+        self.names = self._names(field_value(data, "players", "$"))
+        self.n = len(self.names)
+
+    def _names(self, players: list) -> list[str]:
+        if not 2 <= len(players) <= core.MAX_PLAYERS:
+            raise PositionError("$.players", f"{len(players)} players; a game has 2 to {core.MAX_PLAYERS}")
+        names: list[str] = []
+        self.players = [_object(p, "players[]", f"$.players[{i}]") for i, p in enumerate(players)]
+        for i, p in enumerate(self.players):
+            name = field_value(p, "players[].name", f"$.players[{i}]")
+            if name != name.strip():
+                raise PositionError(f"$.players[{i}].name",
+                                    f"{name!r} has spaces at an end; write it as {name.strip()!r}")
+            if name_problem(name):       # no control, formatting or overlong names (engine/player_names.py)
+                raise PositionError(f"$.players[{i}].name", f"{limits.shown(name)} {name_problem(name)}")
+            if not name.strip() or name.lower() in [x.lower() for x in names] or name.lower() in ("chance", "nobody"):
+                raise PositionError(f"$.players[{i}].name",
+                                    f"{name!r} is empty, reserved or used twice (names ignore case)")
+            names.append(name)
+        return names
+
+    def seat(self, value, path, allow_none=False) -> int:
+        if value is None and allow_none:
+            return -1
+        return _choice(value, self.names, path, "player")
+
+    def card_counts(self, obj, path) -> list[int]:
+        if not isinstance(obj, dict):
+            raise PositionError(path, "must be an object of card name -> count")
+        vec = [0] * len(self.kind_labels)
+        for label, cnt in obj.items():
+            k = _choice(label, self.kind_labels, f"{path}.{label}", "card")
+            if isinstance(cnt, bool) or not isinstance(cnt, int) or not 0 <= cnt <= CARD_COUNT_LIMIT:
+                raise PositionError(f"{path}.{label}", f"{cnt!r} is not a count 0..{CARD_COUNT_LIMIT}")
+            vec[k] += cnt
+        return vec
+
+    # -------------------------------------------------------------- the sections of a position
+    def player(self, i: int, p: dict) -> dict:
+        path = f"$.players[{i}]"
+        coins = field_value(p, "players[].coins", path)
+        vec = [0] * 5
+        for g, cnt in field_value(p, "players[].goods", path).items():
+            j = _choice(g, self.goods, f"{path}.goods.{g}", "good")
+            if isinstance(cnt, bool) or not isinstance(cnt, int) or cnt < 0:
+                raise PositionError(f"{path}.goods.{g}", f"{cnt!r} is not a count")
+            vec[j] = cnt
+        cols = _object(field_value(p, "players[].colonists", path), "players[].colonists", f"{path}.colonists")
+        locs = []
+        for sea, kind in enumerate(("land", "sea")):
+            lst = field_value(cols, f"players[].colonists.{kind}", f"{path}.colonists")
+            if len(lst) != 3:
+                raise PositionError(f"{path}.colonists.{kind}", "must list 3 colonists (a place or 'storehouse')")
+            for j, text in enumerate(lst):
+                if not isinstance(text, str):
+                    raise PositionError(f"{path}.colonists.{kind}[{j}]", f"{text!r} is not a place name")
+                locs.append(_find_location(self.board, text, sea, f"{path}.colonists.{kind}[{j}]"))
+        houses: list[int] = []
+        for j, h in enumerate(field_value(p, "players[].houses", path)):
+            c = _choice(h, list(self.board.cities), f"{path}.houses[{j}]", "city")
+            if c == self.board.start_city or c in self.board.squares:
+                raise PositionError(f"{path}.houses[{j}]", f"no house can stand in {self.board.cities[c]}")
+            if c in houses:
+                raise PositionError(f"{path}.houses[{j}]", f"a second house in {h}")
+            houses.append(c)
+        hand = self.card_counts(field_value(p, "players[].hand", path), f"{path}.hand")
+        discard = self.card_counts(field_value(p, "players[].discard", path), f"{path}.discard")
+        top = field_value(p, "players[].top", path)
+        inter_vp = field_value(p, "players[].intermediate_vp", path)
+        max_owned = _max_owned(self.R)
+        for k, (held, played) in enumerate(zip(hand, discard)):
+            if held + played > max_owned:
+                raise PositionError(f"{path}.hand.{self.kind_labels[k]}",
+                                    f"{held + played} {self.kind_labels[k]} cards in hand and discard; at most "
+                                    f"{max_owned} (the engine counts to {CARD_COUNT_LIMIT}, and more can be bought)")
+        return dict(coins=coins, goods=vec, colonists=locs, houses=houses, hand=hand, discard=discard,
+                    top=-1 if top is None else _choice(top, self.kind_labels, f"{path}.top", "card"),
+                    inter_done=0 if inter_vp is None else 1, inter_vp=inter_vp or 0)
+
+    def cities(self) -> list[int]:
+        board = self.board
+        city_good = [-1] * len(board.cities)
+        for name, g in field_value(self.data, "cities", "$").items():
+            c = _choice(name, list(board.cities), f"$.cities.{name}", "city")
+            if board.city_letter[c] < 0:
+                raise PositionError(f"$.cities.{name}", f"{board.cities[c]} takes no city token (no good)")
+            city_good[c] = _choice(g, self.goods, f"$.cities.{name}", "good")
+        for c, letter in enumerate(board.city_letter):
+            if letter >= 0 and city_good[c] < 0:
+                raise PositionError(f"$.cities.{board.cities[c]}", "missing: every city needs its good")
+        return city_good
+
+    def provinces(self) -> tuple[list[int], list[int]]:
+        board = self.board
+        provinces = field_value(self.data, "provinces", "$")
+        marker_good = [-1] * len(board.provinces)
+        marker_coin = [0] * len(board.provinces)
+        given = {}          # every name is case-insensitive: provinces too
+        lower = [x.lower() for x in board.provinces]
+        for key in provinces:
+            if key.strip().lower() not in lower:
+                raise PositionError(f"$.provinces.{key}", f"no such province on {board.name}; valid: "
+                                                          f"{', '.join(board.provinces)}")
+            v = lower.index(key.strip().lower())
+            if v in given:
+                raise PositionError(f"$.provinces.{key}", f"{board.provinces[v]} is given twice")
+            given[v] = key
+        for v, pname in enumerate(board.provinces):
+            path = f"$.provinces.{given.get(v, pname)}"
+            if v not in given:
+                raise PositionError(path, "missing")
+            entry = _object(provinces[given[v]], "provinces{}", path)
+            mg = field_value(entry, "provinces{}.marker", path)
+            marker_good[v] = -1 if mg is None else _choice(mg, self.goods, f"{path}.marker", "good")
+            marker_coin[v] = _choice(field_value(entry, "provinces{}.side", path), list(SIDES), f"{path}.side", "side")
+            if marker_good[v] < 0 and (v != board.variable_province or marker_coin[v]):
+                raise PositionError(f"{path}.marker", "needs a good (the marker's goods side)")
+        return marker_good, marker_coin
+
+    def display(self) -> list[int]:
+        names = field_value(self.data, "display", "$")
+        if len(names) != 7:
+            raise PositionError("$.display", "must list 7 positions (a card like 'Weaver/II' or null)")
+        display = [-1 if x is None else _choice(x, self.market_labels, f"$.display[{i}]", "market card")
+                   for i, x in enumerate(names)]
+        for i, c in enumerate(display):
+            if c < 0:
+                continue
+            if display.index(c) != i:
+                raise PositionError(f"$.display[{i}]", f"{self.R.market[c].label} listed twice")
+            if self.R.market[c].deck >= self.n:
+                raise PositionError(f"$.display[{i}]",
+                                    f"{self.R.market[c].label} is not in the decks of a {self.n}-player game")
+        return display
+
+    def stack(self, display: list[int]) -> tuple[dict, list[int], int]:
+        """(the unseen cards by deck, the stack top first, whether its order is known)."""
+        numerals = list(vocabulary.NUMERALS[:self.n])
+        by_deck = {}
+        for numeral, lst in field_value(self.data, "unseen", "$").items():
+            d = _choice(numeral, numerals, f"$.unseen.{numeral}", f"deck for {self.n} players")
+            if not isinstance(lst, list):
+                raise PositionError(f"$.unseen.{numeral}", "must be a list of card names")
+            ids = []
+            for j, name in enumerate(lst):
+                label = f"{name}/{numerals[d]}" if isinstance(name, str) else name
+                cid = _choice(label, self.market_labels, f"$.unseen.{numeral}[{j}]", f"card of deck {numerals[d]}")
+                if cid in display or cid in ids:
+                    where = "in the display" if cid in display else "listed twice"
+                    raise PositionError(f"$.unseen.{numeral}[{j}]", f"{self.R.market[cid].label} is also {where}")
+                ids.append(cid)
+            by_deck[d] = ids
+        # unknown order: the core keeps each deck ascending from the bottom of the array (canonical)
+        stack_top_first = [c for d in sorted(by_deck) for c in sorted(by_deck[d], reverse=True)]
+        order = self.data.get("stack_order")
+        if order is None:
+            return by_deck, stack_top_first, 0
+        if not isinstance(order, list):
+            raise PositionError("$.stack_order", "a list of cards, top first, or null")
+        ids = [_choice(x, self.market_labels, f"$.stack_order[{j}]", "market card") for j, x in enumerate(order)]
+        if sorted(ids) != sorted(stack_top_first):
+            raise PositionError("$.stack_order", "must hold exactly the unseen cards")
+        return by_deck, ids, 1
+
+    def turn(self) -> dict:
+        """The turn and end sections as the core's raw fields (the scratch separately: `scratch`)."""
+        turn = _object(field_value(self.data, "turn", "$"), "turn", "$.turn")
+        phase_name = field_value(turn, "turn.phase", "$.turn")
+        if phase_name not in PHASE_CODES:
+            raise PositionError("$.turn.phase", f"unknown phase {phase_name!r}; valid: {', '.join(PHASE_CODES)}")
+        decider = turn.get("decider")
+        if decider == "chance":
+            decider_code = core.CHANCE
+        elif decider is None:
+            decider_code = core.NOBODY
+        else:
+            decider_code = self.seat(decider, "$.turn.decider")
+        card = field_value(turn, "turn.card", "$.turn")
+        scratch = _object(field_value(turn, "turn.scratch", "$.turn"), "turn.scratch", "$.turn.scratch")
+        end = _object(field_value(self.data, "end", "$"), "end", "$.end")
+        out = dict(turns=field_value(turn, "turn.number", "$.turn"),
+                   final_turns=field_value(end, "end.final_turns_left", "$.end", self.n),
+                   end_this_turn=int(field_value(end, "end.trigger_this_turn", "$.end")),
+                   inter_paid=int(field_value(self.data, "intermediate_paid", "$")))
+        turn_player = self.seat(field_value(turn, "turn.player", "$.turn"), "$.turn.player")
+        if "decider" not in turn:      # left out (the template does): it follows from the phase
+            decider_code = _decider_of(phase_name, turn_player, scratch, self.n)
+        _check_decider(phase_name, decider_code, turn_player, scratch, self.names)
+        out.update(phase=PHASE_CODES[phase_name], decider=decider_code, turn_player=turn_player,
+                   act_kind=-1 if card is None else _choice(card, self.kind_labels, "$.turn.card", "card"),
+                   end_player=self.seat(end.get("concordia"), "$.end.concordia", allow_none=True))
+        self.scratch_given = scratch
+        return out
+
+    def scratch(self) -> dict:
+        """The mid-turn fields, each checked against the field table (pend and arch_from by shape)."""
+        n, out = self.n, {}
+        for f in fields.SCRATCH:
+            value = field_value(self.scratch_given, f.path, "$.turn.scratch", n)
+            if f.name == "pend":
+                value = [[0] * 5 for _ in range(n)] if value is None else value
+                if not (isinstance(value, list) and len(value) == n and all(
+                        isinstance(row, list) and len(row) == 5 and all(
+                            isinstance(x, int) and not isinstance(x, bool) and 0 <= x <= 60 for x in row)
+                        for row in value)):
+                    raise PositionError("$.turn.scratch.pend", f"a list of {n} lists of 5 counts (one per player)")
+            elif f.name == "arch_from":
+                top = core.ROUTE_OFFSET + len(self.board.routes)
+                if not (isinstance(value, list) and len(value) == 6 and all(
+                        isinstance(x, int) and not isinstance(x, bool) and -1 <= x < top for x in value)):
+                    raise PositionError("$.turn.scratch.arch_from", "a list of 6 raw places (where each colonist "
+                                        "moved this Architect started; -1 for one that has not moved)")
+            out[f.name] = value
+        return out
 
 
 def load(data: Any, strict: bool = False, problems: list | None = None) -> tuple[core.CoreState, list[str]]:
@@ -195,213 +421,17 @@ def load(data: Any, strict: bool = False, problems: list | None = None) -> tuple
     demands that every card is accounted for as in a real game (see _check_cards) and that each bonus
     marker shows its province's most valuable good. With a `problems` list the strict checks add every
     problem they find to it instead of raising the first one (see `check`)."""
-    R = vocabulary.rules()
-    goods = list(R.goods)
-    kind_labels = [k.label for k in R.kinds]
-    market_labels = [m.label for m in R.market]
-    if not isinstance(data, dict):
-        raise PositionError("$", "a position is a JSON object")
-    if _get(data, "format", "$", str) != FORMAT:
-        raise PositionError("$.format", f"must be {FORMAT!r}")
-    version = _get(data, "version", "$", int)
-    if version != VERSION:
-        raise PositionError("$.version", f"{version} is not supported (this program reads version {VERSION})")
-    board_id = _choice(_get(data, "board", "$", str), list(BOARD_NAMES), "$.board", "board")
-    board = vocabulary.board_by_id(board_id)
-    opts = _get(data, "options", "$", dict, optional=True, default={})
-    options = 0
-    if _get(opts, "wine_variant", "$.options", bool, optional=True, default=False):
-        options |= core.OPTION_WINE_VARIANT
-    if _get(opts, "intermediate_scoring", "$.options", bool, optional=True, default=False):
-        options |= core.OPTION_INTERMEDIATE
-    players = _get(data, "players", "$", list)
-    if not 2 <= len(players) <= core.MAX_PLAYERS:
-        raise PositionError("$.players", f"{len(players)} players; a game has 2 to {core.MAX_PLAYERS}")
-    names = []
-    for i, p in enumerate(players):
-        name = _get(p, "name", f"$.players[{i}]", str)
-        if name != name.strip():
-            raise PositionError(f"$.players[{i}].name",
-                                f"{name!r} has spaces at an end; write it as {name.strip()!r}")
-        if not name.strip() or name.lower() in [x.lower() for x in names] or name.lower() in ("chance", "nobody"):
-            raise PositionError(f"$.players[{i}].name", f"{name!r} is empty, reserved or used twice (names ignore case)")
-        names.append(name)
-    n = len(names)
-
-    def seat(value, path, allow_none=False):
-        if value is None and allow_none:
-            return -1
-        return _choice(value, names, path, "player")
-
-    def card_counts(obj, path):
-        if not isinstance(obj, dict):
-            raise PositionError(path, "must be an object of card name -> count")
-        vec = [0] * len(kind_labels)
-        for label, cnt in obj.items():
-            k = _choice(label, kind_labels, f"{path}.{label}", "card")
-            if isinstance(cnt, bool) or not isinstance(cnt, int) or not 0 <= cnt <= 30:
-                raise PositionError(f"{path}.{label}", f"{cnt!r} is not a count 0..30")
-            vec[k] += cnt
-        return vec
-
-    raw_players = []
-    for i, p in enumerate(players):
-        path = f"$.players[{i}]"
-        coins = _get(p, "coins", path, int)
-        if coins < 0:
-            raise PositionError(f"{path}.coins", "cannot be negative")
-        if coins > MAX_COINS:
-            raise PositionError(f"{path}.coins", f"{coins} is more than {MAX_COINS} (a real game uses a few hundred)")
-        gd = _get(p, "goods", path, dict)
-        vec = [0] * 5
-        for g, cnt in gd.items():
-            j = _choice(g, goods, f"{path}.goods.{g}", "good")
-            if isinstance(cnt, bool) or not isinstance(cnt, int) or cnt < 0:
-                raise PositionError(f"{path}.goods.{g}", f"{cnt!r} is not a count")
-            vec[j] = cnt
-        cols = _get(p, "colonists", path, dict)
-        locs = []
-        for sea, kind in enumerate(("land", "sea")):
-            lst = _get(cols, kind, f"{path}.colonists", list)
-            if len(lst) != 3:
-                raise PositionError(f"{path}.colonists.{kind}", "must list 3 colonists (a place or 'storehouse')")
-            for j, text in enumerate(lst):
-                if not isinstance(text, str):
-                    raise PositionError(f"{path}.colonists.{kind}[{j}]", f"{text!r} is not a place name")
-                locs.append(_find_location(board, text, sea, f"{path}.colonists.{kind}[{j}]"))
-        houses = []
-        for j, h in enumerate(_get(p, "houses", path, list)):
-            c = _choice(h, list(board.cities), f"{path}.houses[{j}]", "city")
-            if c == board.start_city or c in board.squares:
-                raise PositionError(f"{path}.houses[{j}]", f"no house can stand in {board.cities[c]}")
-            if c in houses:
-                raise PositionError(f"{path}.houses[{j}]", f"a second house in {h}")
-            houses.append(c)
-        top = p.get("top")
-        raw_players.append(dict(
-            coins=coins, goods=vec, colonists=locs, houses=houses,
-            hand=card_counts(_get(p, "hand", path, dict), f"{path}.hand"),
-            discard=card_counts(_get(p, "discard", path, dict), f"{path}.discard"),
-            top=-1 if top is None else _choice(top, kind_labels, f"{path}.top", "card"),
-            inter_done=0 if p.get("intermediate_vp") is None else 1,
-            inter_vp=_get(p, "intermediate_vp", path, int) if p.get("intermediate_vp") is not None else 0))
-        max_owned = _max_owned(R)
-        for k, (held, played) in enumerate(zip(raw_players[-1]["hand"], raw_players[-1]["discard"])):
-            if held + played > max_owned:
-                raise PositionError(f"{path}.hand.{kind_labels[k]}",
-                                    f"{held + played} {kind_labels[k]} cards in hand and discard; at most "
-                                    f"{max_owned} (the engine counts to {CARD_COUNT_LIMIT}, and more can be bought)")
-        if raw_players[-1]["inter_vp"] < 0:
-            raise PositionError(f"{path}.intermediate_vp", "cannot be negative")
-        if raw_players[-1]["inter_vp"] > MAX_INTERMEDIATE_VP:
-            raise PositionError(f"{path}.intermediate_vp", f"{raw_players[-1]['inter_vp']} is more than "
-                                f"{MAX_INTERMEDIATE_VP}")
-
-    cities = _get(data, "cities", "$", dict)
-    city_good = [-1] * len(board.cities)
-    for name, g in cities.items():
-        c = _choice(name, list(board.cities), f"$.cities.{name}", "city")
-        if board.city_letter[c] < 0:
-            raise PositionError(f"$.cities.{name}", f"{board.cities[c]} takes no city token (no good)")
-        city_good[c] = _choice(g, goods, f"$.cities.{name}", "good")
-    for c, letter in enumerate(board.city_letter):
-        if letter >= 0 and city_good[c] < 0:
-            raise PositionError(f"$.cities.{board.cities[c]}", "missing: every city needs its good")
-    provinces = _get(data, "provinces", "$", dict)
-    marker_good = [-1] * len(board.provinces)
-    marker_coin = [0] * len(board.provinces)
-    given = {}          # every name is case-insensitive: provinces too
-    lower = [x.lower() for x in board.provinces]
-    for key in provinces:
-        if key.strip().lower() not in lower:
-            raise PositionError(f"$.provinces.{key}", f"no such province on {board.name}; valid: "
-                                                      f"{', '.join(board.provinces)}")
-        v = lower.index(key.strip().lower())
-        if v in given:
-            raise PositionError(f"$.provinces.{key}", f"{board.provinces[v]} is given twice")
-        given[v] = key
-    for v, pname in enumerate(board.provinces):
-        path = f"$.provinces.{given.get(v, pname)}"
-        entry = provinces.get(given[v]) if v in given else None
-        if entry is None:
-            raise PositionError(path, "missing")
-        mg = _get(entry, "marker", path, (str, type(None)))
-        marker_good[v] = -1 if mg is None else _choice(mg, goods, f"{path}.marker", "good")
-        marker_coin[v] = _choice(_get(entry, "side", path, str), list(SIDES), f"{path}.side", "side")
-        if marker_good[v] < 0 and (v != board.variable_province or marker_coin[v]):
-            raise PositionError(f"{path}.marker", "needs a good (the marker's goods side)")
-
-    display_names = _get(data, "display", "$", list)
-    if len(display_names) != 7:
-        raise PositionError("$.display", "must list 7 positions (a card like 'Weaver/II' or null)")
-    display = [-1 if x is None else _choice(x, market_labels, f"$.display[{i}]", "market card")
-               for i, x in enumerate(display_names)]
-    for i, c in enumerate(display):
-        if c < 0:
-            continue
-        if display.index(c) != i:
-            raise PositionError(f"$.display[{i}]", f"{R.market[c].label} listed twice")
-        if R.market[c].deck >= n:
-            raise PositionError(f"$.display[{i}]", f"{R.market[c].label} is not in the decks of a {n}-player game")
-    unseen = _get(data, "unseen", "$", dict)
-    numerals = list(vocabulary.NUMERALS[:n])
-    order = data.get("stack_order")
-    stack_top_first = []
-    by_deck = {}
-    for numeral, lst in unseen.items():
-        d = _choice(numeral, numerals, f"$.unseen.{numeral}", f"deck for {n} players")
-        if not isinstance(lst, list):
-            raise PositionError(f"$.unseen.{numeral}", "must be a list of card names")
-        ids = []
-        for j, name in enumerate(lst):
-            label = f"{name}/{numerals[d]}" if isinstance(name, str) else name
-            cid = _choice(label, market_labels, f"$.unseen.{numeral}[{j}]", f"card of deck {numerals[d]}")
-            if cid in display or cid in ids:
-                where = "in the display" if cid in display else "listed twice"
-                raise PositionError(f"$.unseen.{numeral}[{j}]", f"{R.market[cid].label} is also {where}")
-            ids.append(cid)
-        by_deck[d] = ids
-    for d in sorted(by_deck):
-        # unknown order: the core keeps each deck ascending from the bottom of the array (canonical)
-        stack_top_first += sorted(by_deck[d], reverse=True)
-    order_known = 0
-    if order is not None:
-        if not isinstance(order, list):
-            raise PositionError("$.stack_order", "a list of cards, top first, or null")
-        ids = [_choice(x, market_labels, f"$.stack_order[{j}]", "market card") for j, x in enumerate(order)]
-        if sorted(ids) != sorted(stack_top_first):
-            raise PositionError("$.stack_order", "must hold exactly the unseen cards")
-        stack_top_first = ids
-        order_known = 1
-    chance = _choice(_get(data, "chance", "$", str, optional=True, default="sample"),
-                     ["sample", "external"], "$.chance", "chance mode")
-    turn = _get(data, "turn", "$", dict)
-    phase_name = _get(turn, "phase", "$.turn", str)
-    if phase_name not in PHASE_CODES:
-        raise PositionError("$.turn.phase", f"unknown phase {phase_name!r}; valid: {', '.join(PHASE_CODES)}")
-    decider = turn.get("decider")
-    if decider == "chance":
-        decider_code = core.CHANCE
-    elif decider is None:
-        decider_code = core.NOBODY
-    else:
-        decider_code = seat(decider, "$.turn.decider")
-    card = turn.get("card")
-    scratch = _get(turn, "scratch", "$.turn", dict, optional=True, default={})
-    end = _get(data, "end", "$", dict, optional=True, default={})
-    turn_number = _get(turn, "number", "$.turn", int, optional=True, default=0)
-    if turn_number < 0:
-        raise PositionError("$.turn.number", f"{turn_number} is negative")
-    if turn_number > MAX_TURN:
-        raise PositionError("$.turn.number", f"{turn_number} is more than {MAX_TURN} (a real game lasts about 100)")
-    final_turns = _get(end, "final_turns_left", "$.end", int, optional=True, default=0)
-    if not 0 <= final_turns <= n - 1:
-        raise PositionError("$.end.final_turns_left", f"{final_turns} is not in 0..{n - 1}")
-    _get(end, "trigger_this_turn", "$.end", bool, optional=True)
-    inter_paid = _get(data, "intermediate_paid", "$", bool, optional=True, default=False)
-    turn_player = seat(_get(turn, "player", "$.turn", str), "$.turn.player")
-    _check_decider(phase_name, decider_code, turn_player, scratch, names)
-    tribune = next(k for k, kind in enumerate(R.kinds) if kind.name == "Tribune")
+    rd = _Reader(data)
+    board, names, n = rd.board, rd.names, rd.n
+    data = rd.data
+    raw_players = [rd.player(i, p) for i, p in enumerate(rd.players)]
+    city_good = rd.cities()
+    marker_good, marker_coin = rd.provinces()
+    display = rd.display()
+    by_deck, stack_top_first, order_known = rd.stack(display)
+    chance = _choice(field_value(data, "chance", "$"), ["sample", "external"], "$.chance", "chance mode")
+    turn = rd.turn()
+    tribune = next(k for k, kind in enumerate(rd.R.kinds) if kind.name == "Tribune")
     for i, p in enumerate(raw_players):
         if not p["hand"][tribune]:
             # without one a player who plays out their hand has no move left: a dead end
@@ -416,45 +446,14 @@ def load(data: Any, strict: bool = False, problems: list | None = None) -> tuple
             problems.extend(found)
     _check_routes(board, raw_players, names)
     raw = dict(
-        board=board_id, n_players=n, options=options, phase=PHASE_CODES[phase_name], decider=decider_code,
-        turn_player=turn_player,
-        pm_holder=seat(_get(data, "praefectus_magnus", "$", str), "$.praefectus_magnus"),
+        turn, board=rd.board_id, n_players=n, options=rd.options,
+        pm_holder=rd.seat(field_value(data, "praefectus_magnus", "$"), "$.praefectus_magnus"),
         order_known=order_known, chance_external=chance,
         city_good=city_good, marker_coin=marker_coin, marker_good=marker_good, display=display,
         stack=list(reversed(stack_top_first)),
         nile_pos=_choice(data.get("nile_marker"), [board.provinces[v] for v in board.nile], "$.nile_marker",
                          "Nile province") if board.nile else 0,
-        act_kind=-1 if card is None else _choice(card, kind_labels, "$.turn.card", "card"),
-        end_player=seat(end.get("concordia"), "$.end.concordia", allow_none=True),
-        end_this_turn=int(bool(end.get("trigger_this_turn", False))),
-        final_turns=final_turns,
-        inter_paid=int(inter_paid),
-        turns=turn_number,
-        rng=_get(data, "rng", "$", int, optional=True, default=1),
-        players=raw_players,
-    )
-    defaults = dict(steps=0, moved=0, arch_from=_PICKS["arch_from"], pick_last=-1, merc_sold_last=-1, merc_bought_last=-1, merc_kinds=0, merc_sold_mask=0,
-                    buys=0, col_last=0, col_cash_ok=0, keep_player=0, keep_last=0, pend=[[0] * 5] * n)
-    for key in _SCRATCH:
-        raw[key] = scratch.get(key, defaults[key])
-        if key == "arch_from":
-            v = raw[key]
-            if not isinstance(v, list) or len(v) != 6 or not all(
-                    isinstance(x, int) and not isinstance(x, bool) and -1 <= x < core.ROUTE_OFFSET + len(board.routes)
-                    for x in v):
-                raise PositionError("$.turn.scratch.arch_from", "a list of 6 raw places (where each colonist moved "
-                                    "this Architect started; -1 for one that has not moved)")
-        elif key == "pend":
-            ok = isinstance(raw[key], list) and len(raw[key]) == n and all(
-                isinstance(row, list) and len(row) == 5 and
-                all(isinstance(x, int) and not isinstance(x, bool) and 0 <= x <= 60 for x in row) for row in raw[key])
-            if not ok:
-                raise PositionError("$.turn.scratch.pend", f"a list of {n} lists of 5 counts (one per player)")
-        else:
-            lo, hi = _SCRATCH_RANGE[key]
-            v = raw[key]
-            if isinstance(v, bool) or not isinstance(v, int) or not lo <= v <= (n - 1 if hi is None else hi):
-                raise PositionError(f"$.turn.scratch.{key}", f"{v!r} is not an integer in {lo}..{n - 1 if hi is None else hi}")
+        rng=field_value(data, "rng", "$"), players=raw_players, **rd.scratch())
     try:
         state = core.CoreState.load(raw)
     except ValueError as e:
@@ -472,7 +471,7 @@ _CORE_PATHS = dict(turns="turn.number", phase="turn.phase", decider="turn.decide
                    end_player="end.concordia", end_this_turn="end.trigger_this_turn",
                    final_turns="end.final_turns_left", inter_paid="intermediate_paid", city_good="cities",
                    marker_good="provinces", marker_coin="provinces", stack="unseen", inter_vp="intermediate_vp",
-                   **{k: f"turn.scratch.{k}" for k in _SCRATCH})
+                   **{f.name: f.path for f in fields.SCRATCH})
 
 
 def _position_path(field: str) -> str:
@@ -488,6 +487,16 @@ def _position_path(field: str) -> str:
 
 _TURN_PHASES = ("play", "diplomat", "tribune", "architect-move", "architect-build", "prefect", "mercator",
                 "senator", "consul", "colonist", "square")
+
+
+def _decider_of(phase: str, turn_player: int, scratch: dict, n: int) -> int:
+    """Who decides in `phase` (a position may leave turn.decider out: it follows from the rest)."""
+    if phase in _TURN_PHASES:
+        return turn_player
+    if phase == "keep":
+        kp = scratch.get("keep_player", 0)
+        return kp if isinstance(kp, int) and not isinstance(kp, bool) and 0 <= kp < n else turn_player
+    return core.CHANCE if phase == "chance" else core.NOBODY
 
 
 def _check_decider(phase: str, decider: int, turn_player: int, scratch: dict, names: list[str]) -> None:

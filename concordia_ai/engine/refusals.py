@@ -8,6 +8,7 @@ from collections import Counter
 from .. import core
 from . import costs
 from .position import STOREHOUSE, location_name
+from .vocabulary import ActionType
 from .words import DECKS, word_matches
 
 # the phases in which each verb is a step, and what that is, for "wrong moment" refusals
@@ -26,6 +27,10 @@ def reason(game, words: list[str], verb: str) -> str | None:
     """Why the typed step (lower-case words, `verb` resolved) is not legal now, or None if unsure."""
     pos = game.to_json()
     phase = pos["turn"]["phase"]
+    if verb == "reveal" and phase != "chance":
+        shown = _already_revealed(game, pos, " ".join(words[1:]))
+        if shown:
+            return shown
     if verb in STEP_OF and phase not in STEP_OF[verb][0]:
         what = STEP_OF[verb][1]
         if verb == "move" and phase == "architect-build":
@@ -45,6 +50,8 @@ def reason(game, words: list[str], verb: str) -> str | None:
             return _move(game, pos, me, words)
         if verb == "place":
             return _place(game, me, words)
+        if verb == "produce":
+            return _produce(game, pos, " ".join(words[1:]))
     except LookupError:
         return None
     return None
@@ -63,6 +70,35 @@ def _city(game, text: str) -> int:
     if len(found) != 1:
         raise LookupError(text)
     return found[0]
+
+
+def _province(game, text: str) -> int:
+    names = [p.lower() for p in game.board.provinces]
+    found = [i for i, p in enumerate(names) if p == text] or [i for i, p in enumerate(names) if p.startswith(text)]
+    if len(found) != 1:
+        raise LookupError(text)
+    return found[0]
+
+
+def _produce(game, pos, text):
+    province = game.board.provinces[_province(game, text)]
+    if pos["provinces"][province]["side"] == "coins":
+        return (f"the bonus marker of {province} is on its coin side (produced there since the last cash): produce "
+                f"in a province whose marker shows its good, or cash (which turns every marker back)")
+    return None
+
+
+def _already_revealed(game, pos, typed):
+    """A reveal typed for a card the engine turned up by itself (the only card left in its deck)."""
+    label = next((x for x in pos["display"] if x and _names_card(typed, x)), None)
+    if label is None:
+        return None
+    deck = label.rsplit("/", 1)[-1]
+    if pos["unseen"].get(deck):
+        return f"{label} is in the display already: a card is entered once, when it is turned up"
+    # deck empty: its last card was turned up by the engine itself (step_order.forced_reveals)
+    return (f"{label} is in the display already and deck {deck} has no card left (the last card of a deck is "
+            f"revealed by itself); nothing to enter")
 
 
 def _lacking(have: dict, coins: int, need_coins: int, need: dict) -> str | None:
@@ -131,14 +167,21 @@ def _card(game, pos, me, text):
         return "a Senator buys two cards at most"
     label = pos["display"][slots[0]]
     variant = "wine_variant" if pos["options"]["wine_variant"] else "standard"
+    payings = [t.split(" paying ")[1] for t in _legal_texts(game) if t.startswith(f"buy {label} paying ")]
     if pos["turn"]["phase"] == "senator" and "any" in game.rules.surcharge[variant][slots[0]] \
-            and " paying " not in text:
-        return f"{label}'s place in the display adds any one good: say which, e.g. buy {label} paying food"
-    price = costs.card_price(game, pos, slots[0], None)
+            and " paying " not in text and len(payings) > 1:
+        return (f"{label}'s place in the display adds any one good: say which, e.g. buy {label} paying {payings[0]} "
+                f"(it can be paid with {', '.join(payings)})")
+    paying = text.split(" paying ")[1].strip() if " paying " in text else None
+    paid = next((j for j, g in enumerate(game.rules.goods) if paying and g.startswith(paying)), None)
+    any_good = pos["turn"]["phase"] == "senator" and "any" in game.rules.surcharge[variant][slots[0]]
+    price = costs.card_price(game, pos, slots[0], paid if any_good else None)
+    cost = costs.cost_text({"goods": price}) + (" + any one good" if any_good and paid is None else "")
     short = _lacking(me["goods"], me["coins"], 0, price)
+    if not short and any_good and paid is None and sum(me["goods"].values()) <= sum(price.values()):
+        short = "one more good of any kind"
     if short:
-        return f"{pos['display'][slots[0]]} costs {costs.cost_text({'goods': price})} here; " \
-               f"{me['name']} lacks {short}"
+        return f"{label} costs {cost} here; {me['name']} lacks {short}"
     return None
 
 
@@ -187,7 +230,7 @@ def _move(game, pos, me, words):
         return None
     r = routes[0]
     sc = pos["turn"]["scratch"]
-    steps = costs.move_cost(game, pos, core.encode(5, here[0], r))["steps"]
+    steps = costs.move_cost(game, pos, core.encode(ActionType.MOVE, here[0], r))["steps"]
     if steps > sc["steps"]:
         return f"that move needs {steps} steps; {sc['steps']} left" if steps < 255 else "that route cannot be reached"
     others = [p["name"] for q, p in enumerate(pos["players"]) if q != seat

@@ -21,6 +21,7 @@ from dataclasses import dataclass
 
 from .. import core
 from .errors import GameError, NotationError
+from .vocabulary import ActionType, move_type
 
 WINDOW = 12       # a step moves at most this many places earlier (a turn has fewer sub-decisions)
 BUDGET = 4000     # texts tried in all before giving up (every failing order is tried once)
@@ -129,10 +130,26 @@ def place(game, texts: list[str], finish: bool = True, _direct: bool = True):
         try:
             _apply_text(best.game.clone(), texts[i])
         except (GameError, NotationError) as e:
-            raise EntryError(i, texts[i], str(e), len(best.steps)) from None
+            raise EntryError(i, texts[i], _as_typed(game, texts, i) or str(e), len(best.steps)) from None
     i = best.pending[0]
     raise EntryError(i, texts[i], f"{texts[i]!r} would come after the end of the turn it was given in",
                      len(best.steps))
+
+
+def _as_typed(game, texts: list[str], i: int) -> str | None:
+    """Why text i is refused after the texts typed before it, in the order typed: the coins and goods the
+    player saw (`buy 5 tool` then `buy 1 food`: the coins before the food was bought, though the food is
+    bought first in the canonical order). None when those texts do not fit or text i fits after them."""
+    if i == 0:
+        return None
+    try:
+        g, _ = place(game, texts[:i], finish=False, _direct=False)
+        _apply_text(g, texts[i])
+    except EntryError:
+        return None
+    except (GameError, NotationError) as e:
+        return str(e)
+    return None
 
 
 def _is_move(text: str) -> bool:
@@ -179,7 +196,7 @@ def _direct_moves(game, texts: list[str]) -> list[str] | None:
         if _places(s, seat) == target:
             break
         for a in s.legal_actions():
-            if core.ACTION_TYPES[core.decode(a)[0]] == "move":
+            if move_type(a) == ActionType.MOVE:
                 text = type(g)(s, g.names).text(a)
                 t = s.copy()
                 t.apply(a)
@@ -189,6 +206,5 @@ def _direct_moves(game, texts: list[str]) -> list[str] | None:
     return texts[:first] + path + [t for i, t in enumerate(texts) if i > first and i not in moves]
 
 
-def _key(game) -> tuple:
-    export = game.state.export()
-    return tuple(sorted((k, repr(v)) for k, v in export.items()))
+def _key(game) -> bytes:
+    return game.state.key()

@@ -6,6 +6,7 @@ cities (board order, then the start city, then special squares), provinces and r
 from __future__ import annotations
 
 from dataclasses import dataclass
+from enum import IntEnum
 from functools import lru_cache
 
 from .. import core
@@ -15,6 +16,69 @@ GODS = ("Vesta", "Jupiter", "Saturnus", "Mercurius", "Mars", "Minerva")
 SPECIALISTS = ("Mason", "Farmer", "Smith", "Vintner", "Weaver")
 LETTERS = ("A", "B", "C", "D")
 NUMERALS = ("I", "II", "III", "IV", "V")
+
+# The numbers are the core's (core.ACTION_TYPES, core.PHASES: cext/core.pxd A_* and PH_*), looked up by the
+# core's own words, never copied; tests/test_vocabulary_enums.py checks both ways that they match.
+_ACTION = {word: number for number, word in core.ACTION_TYPES.items()}
+_PHASE = {word: number for number, word in core.PHASES.items()}
+
+
+class ActionType(IntEnum):
+    """The kind of a move: `core.decode(move)[0]` (a move is type | a << 8 | b << 16). Compare moves with
+    these, not with notation prefixes such as "play "."""
+    PLAY = _ACTION["play"]                    # a = card kind
+    COPY = _ACTION["copy"]                    # a = card kind on another player's pile (Diplomat)
+    DONE = _ACTION["done"]
+    TRIBUNE_COLONIST = _ACTION["tribune-colonist"]   # a = 0 land / 1 sea
+    MOVE = _ACTION["move"]                    # a = colonist, b = route
+    BUILD = _ACTION["build"]                  # a = city
+    PRODUCE = _ACTION["produce"]              # a = province, b = chosen good or 255
+    CASH = _ACTION["cash"]
+    KEEP = _ACTION["keep"]                    # a = good
+    SELL = _ACTION["sell"]                    # a = good, b = units
+    BUY = _ACTION["buy"]                      # a = good, b = units
+    CARD = _ACTION["card"]                    # a = display slot, b = good paying 'any' or 255
+    PLACE = _ACTION["place"]                  # a = 0 land / 1 sea, b = city
+    COLONIST_CASH = _ACTION["colonist-cash"]
+    REVEAL = _ACTION["reveal"]                # a = market card id (chance)
+    ENTER = _ACTION["enter"]                  # a = sea route to a special square (Aegyptus)
+
+    @property
+    def word(self) -> str:
+        """The core's name of the kind (core.ACTION_TYPES)."""
+        return core.ACTION_TYPES[self.value]
+
+
+class Phase(IntEnum):
+    """What the decider is asked: `state.phase`. `word` is the name positions and `Game.phase` use."""
+    PLAY = _PHASE["play"]
+    DIPLOMAT = _PHASE["diplomat"]
+    TRIBUNE = _PHASE["tribune"]
+    ARCHITECT_MOVE = _PHASE["architect-move"]
+    ARCHITECT_BUILD = _PHASE["architect-build"]
+    PREFECT = _PHASE["prefect"]
+    MERCATOR = _PHASE["mercator"]
+    SENATOR = _PHASE["senator"]
+    CONSUL = _PHASE["consul"]
+    COLONIST = _PHASE["colonist"]
+    KEEP = _PHASE["keep"]
+    CHANCE = _PHASE["chance"]
+    OVER = _PHASE["over"]
+    SQUARE = _PHASE["square"]                 # Aegyptus: which line sends its colonist onto a square
+
+    @property
+    def word(self) -> str:
+        return core.PHASES[self.value]
+
+
+def move_type(move: int) -> ActionType | None:
+    """The kind of a move code (None for a number that is no kind of move)."""
+    return action_type(core.decode(move)[0])
+
+
+def action_type(number: int) -> ActionType | None:
+    """The ActionType of a decoded move's type number, or None if the core has no such kind."""
+    return ActionType(number) if number in core.ACTION_TYPES else None
 
 
 @dataclass(frozen=True)

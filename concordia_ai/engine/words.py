@@ -14,3 +14,10 @@ def word_matches(typed: str, full: str) -> bool:
         return full.startswith(typed)
     tp, fp = re.split(r"([-/])", typed), re.split(r"([-/])", full)
     return len(tp) == len(fp) and all(t in (f, "") if f in DECKS or f in "-/" else f.startswith(t) for t, f in zip(tp, fp))
+
+
+def did_you_mean(typed: str, options) -> list[str]:
+    """The options close to a misspelt word (case ignored), closest first; at most two."""
+    import difflib
+    by_key = {o.lower(): o for o in options}
+    return [by_key[k] for k in difflib.get_close_matches(typed.strip().lower(), list(by_key), n=2, cutoff=0.75)]

@@ -79,6 +79,17 @@ def write_atomic(path: str, data: str | bytes, follow_link: bool = False) -> str
     return target
 
 
+def check_writable(path: str) -> None:
+    """OSError unless a file can be written at `path` now: its folder exists and takes a new file.
+
+    For outputs written after long work (a review's plot): a file is made and removed in the folder
+    (mkstemp, as write_atomic does), so a read-only folder or /proc is found before the work, not after."""
+    folder = os.path.dirname(os.path.abspath(path))
+    fd, tmp = tempfile.mkstemp(prefix="." + os.path.basename(path) + ".", suffix=".tmp", dir=folder)
+    os.close(fd)
+    os.unlink(tmp)
+
+
 def _fsync_folder(folder: str) -> None:
     """Make the rename durable (the folder entry); not every system allows opening a folder."""
     try:

@@ -14,6 +14,7 @@ file's content (a mistaken `--cities @/etc/passwd` must not print a line of it).
 """
 from __future__ import annotations
 
+import errno
 import json
 import os
 import re
@@ -41,14 +42,26 @@ def _kind(mode: int) -> str:
     return "not a regular file"
 
 
+_READ_FLAGS = os.O_RDONLY | os.O_NONBLOCK | os.O_NOCTTY | getattr(os, "O_CLOEXEC", 0)
+
+
 def read_bytes(path: str, max_bytes: int = limits.FILE_BYTES) -> bytes:
     """The bytes of the regular file `path`; UserFileError for anything else or anything larger."""
-    if not isinstance(path, str) or not path or "\0" in path:
-        raise UserFileError("the file name is empty or not a valid path")
+    _check_name(path)
     try:
-        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_NOCTTY | getattr(os, "O_CLOEXEC", 0))
+        fd = os.open(path, _READ_FLAGS)
     except OSError as e:
         raise UserFileError(f"cannot read {path}: {e.strerror or e}") from None
+    return read_fd(fd, path, max_bytes)
+
+
+def _check_name(path) -> None:
+    if not isinstance(path, str) or not path or "\0" in path:
+        raise UserFileError("the file name is empty or not a valid path")
+
+
+def read_fd(fd: int, path: str, max_bytes: int = limits.FILE_BYTES) -> bytes:
+    """The bytes of the open descriptor `fd` (closed here), named `path` in messages; the checks of read_bytes."""
     try:
         info = os.fstat(fd)
         if not stat.S_ISREG(info.st_mode):
@@ -133,9 +146,16 @@ def read_json(path: str, max_bytes: int = limits.FILE_BYTES, max_depth: int = li
     return parse_json(read_text(path, max_bytes), path, max_depth)
 
 
-def read_toml(path: str, max_bytes: int = limits.FILE_BYTES) -> dict:
+_TOML_STRING = re.compile(r'"""[\s\S]*?"""|\'\'\'[\s\S]*?\'\'\'|"(?:[^"\\\n]|\\.)*"|\'[^\'\n]*\'|#[^\n]*')
+
+
+def read_toml(path: str, max_bytes: int = limits.FILE_BYTES, max_depth: int = limits.JSON_DEPTH) -> dict:
     text = read_text(path, max_bytes)
-    try:    # tomllib is pure Python: a deep nesting ends in a RecursionError, caught here
+    # tomllib is pure Python and recursive: a list nested 5,000 deep would overflow its stack
+    depth = json_depth(_TOML_STRING.sub("0", text)) if "[" in text or "{" in text else 0
+    if depth > max_depth:
+        raise UserFileError(f"{path} nests lists or tables {depth:,} deep; at most {max_depth} is allowed")
+    try:    # defence in depth: a RecursionError is caught here too
         return tomllib.loads(text)
     except tomllib.TOMLDecodeError as e:
         raise UserFileError(f"{path} is not valid TOML ({e})") from None
@@ -143,15 +163,93 @@ def read_toml(path: str, max_bytes: int = limits.FILE_BYTES) -> dict:
         raise UserFileError(f"{path} is not usable TOML ({type(e).__name__})") from None
 
 
-def confined(path: str, root: str | None) -> str:
-    """`path` resolved (symlinks followed) when `root` is None or the result lies inside `root`;
-    UserFileError when it escapes (for `concordia analyze --root`)."""
-    if root is None:
-        return path
-    if not isinstance(path, str) or not path or "\0" in path:
-        raise UserFileError("the file name is empty or not a valid path")
-    base = os.path.realpath(root)
-    full = os.path.realpath(os.path.join(base, path))
-    if os.path.commonpath([base, full]) != base:
-        raise UserFileError(f"{path} is outside the folder the engine may read (--root)")
-    return full
+MAX_LINKS = 40          # as the kernel's own limit on links followed in one path
+
+
+def read_beneath(path: str, root: str, max_bytes: int = limits.FILE_BYTES) -> bytes:
+    """The bytes of the regular file `path` (relative to `root`, or absolute) that lies inside the folder
+    `root` (for `concordia analyze --root`); UserFileError when it escapes or cannot be read.
+
+    The file is opened once, one component at a time relative to the descriptor of the folder before
+    it, never following a link by name (O_NOFOLLOW): a link is read (readlink) and its target walked
+    in the same way, so `..` and links may move about inside the root but never out of it. What is read
+    is the file that was checked: swapping a folder for a link during the walk cannot redirect it."""
+    _check_name(path)
+    return read_fd(open_beneath(path, root), path, max_bytes)
+
+
+def open_beneath(path: str, root: str) -> int:
+    """A read-only, non-blocking descriptor of `path` inside `root` (see read_beneath)."""
+    outside = UserFileError(f"{path} is outside the folder the engine may read (--root)")
+    try:
+        root_fd = os.open(root, _READ_FLAGS | os.O_DIRECTORY)
+    except OSError as e:
+        raise UserFileError(f"cannot read {path}: the --root folder {root}: {e.strerror or e}") from None
+    stack = [root_fd]                 # the folders walked into, root first: `..` pops, never past root
+    try:
+        parts = _inside(path, root)
+        if parts is None:
+            raise outside
+        links = 0
+        while parts:
+            name = parts.pop(0)
+            if name in ("", "."):
+                continue
+            if name == "..":
+                if len(stack) == 1:
+                    raise outside
+                os.close(stack.pop())
+                continue
+            flags = _READ_FLAGS | os.O_NOFOLLOW | (os.O_DIRECTORY if parts else 0)
+            try:
+                fd = os.open(name, flags, dir_fd=stack[-1])
+            except OSError as e:
+                # a link gives ELOOP (ENOTDIR where a folder is wanted): read it and walk its target
+                failed = UserFileError(f"cannot read {path}: {e.strerror or e}")
+                if e.errno not in (errno.ELOOP, errno.EMLINK, errno.ENOTDIR):
+                    raise failed from None
+                try:
+                    target = os.readlink(name, dir_fd=stack[-1])
+                except OSError:
+                    if e.errno == errno.ENOTDIR and not _is_folder(name, stack[-1]):
+                        raise failed from None
+                    target = name     # no longer a link (swapped back): walk this name again
+                links += 1
+                if links > MAX_LINKS:
+                    raise UserFileError(f"cannot read {path}: more than {MAX_LINKS} symbolic links") from None
+                if os.path.isabs(target):
+                    below = _inside(target, root)
+                    if below is None:
+                        raise outside from None
+                    while len(stack) > 1:
+                        os.close(stack.pop())
+                    parts = below + parts
+                else:
+                    parts = target.split(os.sep) + parts
+                continue
+            stack.append(fd)
+        if len(stack) == 1:
+            raise UserFileError(f"cannot read {path}: it is a folder, not a regular file")
+        return stack.pop()
+    finally:
+        for fd in stack:
+            os.close(fd)
+
+
+def _is_folder(name: str, dir_fd: int) -> bool:
+    try:
+        return stat.S_ISDIR(os.stat(name, dir_fd=dir_fd, follow_symlinks=False).st_mode)
+    except OSError:
+        return False
+
+
+def _inside(path: str, root: str) -> list[str] | None:
+    """The components of `path` below `root` (a relative path is taken from root); None if it is
+    not below it by name. Links in the components are resolved later, by the walk."""
+    if not os.path.isabs(path):
+        return path.split(os.sep)
+    full = os.path.normpath(path)
+    for base in dict.fromkeys((os.path.abspath(root), os.path.realpath(root))):
+        if os.path.commonpath([base, full]) == base:
+            return os.path.relpath(full, base).split(os.sep)
+    return None

@@ -11,73 +11,17 @@ comes from the seeds in the task, never from the process that plays it.
 from __future__ import annotations
 
 import argparse
-import json
 import os
 
 from ..engine import limits
 from ..engine.errors import ConcordiaError
-from ..io import safe_read
-from ..io.atomic_write import open_append, open_update
+from ..io.atomic_write import open_append
+from ..io.jsonl import append_record, read_records
 from . import runner
 
 
 class JobError(ConcordiaError):
     """An unusable job log (damaged, unreadable or unwritable)."""
-
-
-def append_record(f, record: dict) -> None:
-    """One record as one line, on disk before the next one is taken (a kill loses only games in flight)."""
-    f.write(json.dumps(record, separators=(",", ":")) + "\n")
-    f.flush()
-    os.fsync(f.fileno())
-
-
-def parse_object(raw: bytes) -> dict:
-    try:
-        rec = safe_read.parse_json(safe_read.decode(raw, "the line"), "the line")
-    except safe_read.UserFileError as e:
-        raise ValueError(str(e).replace("the line ", "")) from None
-    if not isinstance(rec, dict):
-        raise ValueError("not a JSON object")
-    return rec
-
-
-def read_records(path: str, parse=parse_object, repair: bool = False, error=JobError,
-                 what: str = "record", max_bytes: int = limits.LOG_BYTES) -> list[dict]:
-    """The records of a JSONL log (`parse`: bytes of one line -> record, ValueError if it is none).
-
-    A torn last line (no newline at the end: a kill during a write) is ignored, and cut off with
-    repair=True; a bad line elsewhere is an `error` naming its number."""
-    try:
-        data = safe_read.read_bytes(path, max_bytes)
-    except safe_read.UserFileError as e:
-        raise error(f"log: {e}") from None
-    complete, _, tail = data.rpartition(b"\n")
-    records = []
-    for i, raw in enumerate(complete.split(b"\n") if complete else []):
-        if raw.strip():
-            try:
-                records.append(parse(raw))
-            except ValueError as e:
-                raise error(f"log {path}: line {i + 1} is not a {what} ({e}); the log is damaged") from None
-    if tail.strip():
-        try:
-            records.append(parse(tail))
-            keep = len(data)          # whole, only the newline is missing
-        except ValueError:
-            keep = len(complete) + 1 if complete else 0
-        if repair:
-            try:
-                with open_update(path) as f:
-                    f.truncate(keep)
-                    if keep == len(data):
-                        f.seek(0, 2)
-                        f.write(b"\n")
-                    f.flush()
-                    os.fsync(f.fileno())
-            except OSError as e:
-                raise error(f"cannot repair log {path}: {e.strerror or e}") from None
-    return records
 
 
 def run_logged(fn, tasks: list, key, log: str | None, jobs: int = 1, backend: str = "loky",
@@ -88,7 +32,7 @@ def run_logged(fn, tasks: list, key, log: str | None, jobs: int = 1, backend: st
     `limit` stops after that many new records (an interrupted run, for tests)."""
     done: dict = {}
     if log is not None and os.path.exists(log):
-        for rec in read_records(log, repair=True):
+        for rec in read_records(log, repair=True, error=JobError):
             done.setdefault(key(rec), rec)
     todo = [t for t in tasks if key(t) not in done]
     if limit is not None:

@@ -23,7 +23,7 @@ import numpy as np
 
 from .. import core
 from ..ai.bots import Bot, play_game
-from ..ai.search import SearchConfig, SearchConfigError, root_children
+from ..ai.search import SearchConfig, SearchConfigError, search_raw
 from ..engine.errors import ConcordiaError
 from ..io.atomic_write import write_atomic
 from . import jobs as _jobs
@@ -48,13 +48,13 @@ class RecordingSearch(Bot):
         if len(legal) == 1:
             return legal[0]
         state = game.state
-        children = root_children(game, SearchConfig(**self.search, seed=self.next_seed()))
-        visits = dict((c["action"], c["visits"]) for c in children)
+        raw = search_raw(game, SearchConfig(**self.search, seed=self.next_seed()))
+        visits = dict((c["action"], c["visits"]) for c in raw["children"])
         self.rows.append(dict(feats=core.policy_features_of(state),
                               visits=np.array([visits.get(a, 0) for a in legal], np.float32),
                               greedy=np.array(core.greedy_values(state), np.float32),
                               turn=state.turns, phase=state.phase, seat=game.decider))
-        return children[0]["action"]
+        return raw["choice"][0] if raw.get("choice") else raw["children"][0]["action"]
 
 
 def play_task(task: dict) -> dict:

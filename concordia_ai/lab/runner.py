@@ -16,7 +16,7 @@ import re
 from ..engine import limits
 from ..engine.errors import ConcordiaError
 from ..io import safe_read
-from .workers import call_in_worker
+from .workers import call_in_worker, die_with
 
 BACKENDS = ("loky", "dask")
 
@@ -76,12 +76,16 @@ def _loky(fn, tasks, jobs):
         return
     import warnings
 
-    from joblib import Parallel, delayed
+    from joblib import Parallel, delayed, parallel_config
     # a run that stops early (an SPRT) abandons the jobs in flight; joblib warns about that when the
     # generator is collected, which happens after this function has returned: the filter must outlive it
     warnings.filterwarnings("ignore", message=".*tasks have been successfully executed.*")
-    yield from Parallel(n_jobs=jobs, return_as="generator_unordered", batch_size=1,
-                        pre_dispatch="2*n_jobs")(delayed(call_in_worker)(os.getpid(), fn, t) for t in tasks)
+    parent = os.getpid()
+    # every worker watches this process from its start (loky's initializer), not from its first task:
+    # a worker that never gets a task (more jobs than games) must die with a parent killed by kill -9 too
+    with parallel_config(backend="loky", initializer=die_with, initargs=(parent,)):
+        pool = Parallel(n_jobs=jobs, return_as="generator_unordered", batch_size=1, pre_dispatch="2*n_jobs")
+    yield from pool(delayed(call_in_worker)(parent, fn, t) for t in tasks)
 
 
 def _dask(fn, tasks, jobs, scheduler, tls=None):

@@ -38,7 +38,7 @@ from dataclasses import asdict, dataclass, field
 
 from ..engine import limits
 from . import runner, ratings
-from .jobs import append_record, parse_object, read_records
+from ..io.jsonl import append_record, parse_object, read_records
 from ..io import safe_read
 from ..io.atomic_write import open_append, write_atomic
 from ..ai.bots import BotSpecError, make_bot, parse_spec, play_game
@@ -381,7 +381,7 @@ def prepare(spec: dict | TournamentConfig, out: str,
         if resume:
             raise TournamentError(f"--resume: no tournament in {out} to resume (no {CONFIG_NAME})")
         config = build_config(spec)
-        created = _make_folders(out)
+        created = make_folders(out)
         records = []
     try:
         write_atomic(cfg_path, json.dumps(config.to_json(), indent=1) + "\n")
@@ -393,7 +393,7 @@ def prepare(spec: dict | TournamentConfig, out: str,
     return config, records, created
 
 
-def _make_folders(out: str) -> list[str]:
+def make_folders(out: str) -> list[str]:
     """os.makedirs(out), returning the folders it made, innermost first."""
     made = []
     path = os.path.abspath(out)

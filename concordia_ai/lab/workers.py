@@ -4,7 +4,9 @@ joblib's loky workers outlive a parent killed with kill -9 (they idle for minute
 out), and so would local Dask workers. Every function that runs in a worker is called through
 `call_in_worker(parent_pid, fn, *args)`: in any process other than `parent_pid` it first starts,
 once per process, a daemon thread that checks every POLL_SECONDS whether `parent_pid` still exists
-and ends the worker with os._exit when it does not. The search and the rules run without the GIL
+and ends the worker with os._exit when it does not. The local pool (runner._loky) also starts the watch
+as each worker starts (loky's initializer), so a worker that never gets a task dies with the parent
+too. The search and the rules run without the GIL
 or release it often, so the thread gets to run within a fraction of a second.
 
 Why not prctl(PR_SET_PDEATHSIG) on Linux: the kernel ties that signal to the *thread* that forked

@@ -31,7 +31,7 @@ from ..engine.game import CHANCE, Game
 from ..table.game_file import GameFile, GameFileError
 from ..engine.notation import NotationError
 from ..engine.position import PositionError
-from ..ai.search import Candidate, SearchConfig, SearchConfigError, SearchResult, merge_turns, search
+from ..ai.search import TABLE_FOCUS, Candidate, SearchConfig, SearchConfigError, SearchResult, merge_turns, search
 
 MIN_SLICE = limits.SECONDS.low     # the shortest time budget a search accepts
 DEFAULT_ITERATIONS = 5000
@@ -135,7 +135,8 @@ def turn_dicts(game: Game, result: SearchResult, lines: int | None) -> list[dict
     return [dict(moves=t.texts, visits=t.visits, winrate=round(t.win, 4), winrateSe=round(t.win_se, 4),
                  scoreLead=round(t.margin, 3), vp=round(t.vp, 3), utility=round(t.mean, 4),
                  lossWinrate=round(best.win - t.win, 4), lossVp=round(best.vp - t.vp, 3), order=i,
-                 partial=t.partial, treeMoves=t.tree_moves, after=line_after(game, t))
+                 partial=t.partial, treeMoves=t.tree_moves, after=line_after(game, t),
+                 seatWinrates=[round(s, 4) for s in t.seats])
             for i, t in enumerate(turns)]
 
 
@@ -178,9 +179,9 @@ def _read_file_query(q: dict, root: str | None) -> Game:
     path = q["file"]
     if not isinstance(path, str) or not path:
         raise QueryError("file must be a path to a game file (concordia new) or a position file", "file")
-    try:
-        full = safe_read.confined(path, root)
-        data = safe_read.read_json(full)
+    try:   # with --root: opened once, beneath the root, and read from that descriptor (no second open)
+        raw = safe_read.read_bytes(path) if root is None else safe_read.read_beneath(path, root)
+        data = safe_read.parse_json(safe_read.decode(raw, path), path)
     except safe_read.UserFileError as e:
         raise QueryError(str(e), "file") from None
     if not isinstance(data, dict) or data.get("format") not in FORMATS:
@@ -188,7 +189,7 @@ def _read_file_query(q: dict, root: str | None) -> Game:
                          f"{' or '.join(repr(f) for f in FORMATS)})", "file")
     try:
         if data["format"] == "concordia-game":
-            return GameFile.load(full).game
+            return GameFile.from_data(path, data).game
         return Game.from_json(data)
     except GameFileError as e:
         raise QueryError(str(e), "file") from None
@@ -229,8 +230,8 @@ def _game_from_query(q: dict, root: str | None = None) -> Game:
 
 
 def _bounded(q: dict, key: str, bound: limits.Bound):
-    try:
-        return bound.check(q[key], key)
+    try:     # a query is JSON: a number is a JSON number, never the string "100"
+        return bound.check(q[key], key, strings=False)
     except limits.LimitError as e:
         raise QueryError(str(e), key) from None
 
@@ -266,6 +267,7 @@ def _config_from_query(q: dict) -> SearchConfig:
         opts["iterations"] = DEFAULT_ITERATIONS
     opts.setdefault("iterations", 0)
     opts.setdefault("seconds", 0.0)
+    opts.setdefault("focus", TABLE_FOCUS)      # the same footing as hint and review
     try:
         return SearchConfig(**opts)
     except SearchConfigError as e:

@@ -234,6 +234,11 @@ class GameFile:
             data = safe_read.read_json(path)
         except safe_read.UserFileError as e:
             raise GameFileError(f"{e}; a game file is written by 'concordia new'") from None
+        return cls.from_data(path, data)
+
+    @classmethod
+    def from_data(cls, path: str, data) -> "GameFile":
+        """Validate and replay the parsed JSON `data` of a game file named `path` (already read)."""
         if not isinstance(data, dict):
             raise GameFileError(f"{path}: $ is not a game file (a JSON object with format {FORMAT!r})")
         fmt = data.get("format")

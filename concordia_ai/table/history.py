@@ -9,6 +9,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from ..engine.game import CHANCE, Game
+from ..engine.notation import played_card
+from ..engine.vocabulary import ActionType, Phase, move_type
 
 
 @dataclass(frozen=True)
@@ -16,6 +18,7 @@ class Step:
     index: int          # 0-based index of the move in the game file's list of moves
     text: str
     decider: str        # the player who chose it, or "chance" for a card revealed from the stack
+    type: ActionType | None = None    # the kind of move (from its code, never from the text)
 
     @property
     def reveal(self) -> bool:
@@ -50,10 +53,12 @@ def turns(initial: Game, moves: list[str]) -> list[Turn]:
                             card if begun_before else None, begun_before=begun_before))
         turn = out[-1]
         decider = "chance" if g.decider == CHANCE else g.names[g.decider]
-        if g.phase == "play" and text.startswith("play "):
-            turn.card = text[len("play "):]
-        turn.steps.append(Step(i, text, decider))
-        g.apply(text)
+        phase = g.state.phase
+        code = g.parse(text)
+        if phase == Phase.PLAY and move_type(code) == ActionType.PLAY:
+            turn.card = played_card(g, code)
+        turn.steps.append(Step(i, text, decider, move_type(code)))
+        g.apply(code)
     if out and not g.is_over and g.state.turns == out[-1].number:
         out[-1].complete = False
     return out

@@ -7,6 +7,7 @@ from __future__ import annotations
 from collections import Counter
 
 from ..engine import vocabulary
+from ..engine.vocabulary import ActionType
 from ..engine.game import CHANCE, SCORE_COLUMNS, Game
 
 PHASE_TEXT = {
@@ -234,7 +235,8 @@ def log_table(game: Game, turns: list, total_moves: int, start_number: int, play
     rows = []
     for t in turns:
         first, last = t.steps[0].index + 1, t.steps[-1].index + 1
-        steps = [s for s in t.steps if not (s.index == first - 1 and t.card and s.text == f"play {t.card}")]
+        # the card's own play is the card column
+        steps = [s for s in t.steps if not (s.index == first - 1 and t.card and s.type == ActionType.PLAY)]
         texts = [f"[{s.text}]" if s.reveal else (f"{s.decider}: {s.text}" if s.decider != t.player else s.text)
                  for s in steps]
         notes = (["(begun before the starting position)"] if t.begun_before else []) + \

@@ -16,12 +16,17 @@ the more severe of the two. A turn whose every step had one legal move is not gr
 from __future__ import annotations
 
 import hashlib
+import io
 import json
 import math
 import os
 from dataclasses import dataclass
 
+from ..engine import limits
+from ..engine.errors import ConcordiaError
 from ..engine.game import Game
+from ..io.atomic_write import open_append, write_atomic
+from ..io.jsonl import append_record, parse_object, read_records
 from ..ai.search import SearchConfig, search
 from ..ai.turns import RecordedTurn, game_before, judge_turn, recorded_turns
 
@@ -61,10 +66,10 @@ def review_turn(initial: dict, moves: list[str], rt: RecordedTurn, config: Searc
     if rt.forced:
         return dict(rec, best=rt.texts, grade=None, winBest=None, winPlayed=None, vpBest=None, vpPlayed=None,
                     lossWin=0.0, lossVp=0.0, rank=1, inList=True, visitsBest=None, visitsPlayed=None, noise=0.0)
-    result = search_fn(game, config)
     g = game.clone()
     played = [g.apply(text) for text in rt.texts]
-    j = judge_turn(game, played, result, config, search_fn=search_fn)
+    result = search_fn(game, config, named=[played])     # the played turn searched beside the search's own
+    j = judge_turn(game, played, result)
     best, t = j.best, j.turn
     if t is None:   # the search never tried the played turn's last step: judge it by the best alone
         return dict(rec, best=best.texts, grade=None, winBest=round(best.win, 4), winPlayed=None,
@@ -72,28 +77,100 @@ def review_turn(initial: dict, moves: list[str], rt: RecordedTurn, config: Searc
                     inList=False, visitsBest=best.visits, visitsPlayed=0, noise=None)
     noise = math.hypot(best.win_se, t.win_se) if t is not best else 0.0
     loss_win, loss_vp = j.loss_win, j.loss_vp
-    if j.in_list and j.rank == 1:   # the played turn is the best (perhaps with its builds in another order)
+    played_is_best = j.in_list and j.rank == 1
+    if played_is_best:   # the played turn is the best: named as played (the search may word it otherwise)
         best = t
-    return dict(rec, best=best.texts, grade=grade(loss_win, loss_vp, game.n_players, noise),
+    return dict(rec, best=rt.texts if played_is_best else best.texts, grade=grade(loss_win, loss_vp, game.n_players, noise),
                 winBest=round(best.win, 4), winPlayed=round(t.win, 4), vpBest=round(best.vp, 3),
                 vpPlayed=round(t.vp, 3), lossWin=round(loss_win, 4), lossVp=round(loss_vp, 3), rank=j.rank,
                 inList=j.in_list, visitsBest=best.visits, visitsPlayed=t.visits, noise=round(noise, 4))
 
 
-def load_graded(path: str) -> dict[str, dict]:
-    """Graded turns of an earlier (perhaps interrupted) run, by key; a torn last line is ignored."""
+class ReviewError(ConcordiaError):
+    """A review log that cannot be used (a link, not a regular file, damaged, in use) or an unwritable plot."""
+
+
+LOG_WHAT = "graded turn"
+_NUMBER = (int, float)
+# every field of a graded turn and the types it may hold (None: not searched, or a forced turn)
+FIELDS = {"index": (int,), "turn": (int,), "round": (int,), "player": (str,), "seat": (int,), "played": (list,),
+          "forced": (bool,), "key": (str,), "best": (list,), "grade": (str, type(None)),
+          "winBest": _NUMBER + (type(None),), "winPlayed": _NUMBER + (type(None),),
+          "vpBest": _NUMBER + (type(None),), "vpPlayed": _NUMBER + (type(None),),
+          "lossWin": _NUMBER + (type(None),), "lossVp": _NUMBER + (type(None),), "rank": (int, type(None)),
+          "inList": (bool,), "visitsBest": (int, type(None)), "visitsPlayed": (int, type(None)),
+          "noise": _NUMBER + (type(None),)}
+_TYPE_NAMES = {str: "a string", list: "a list", bool: "true or false", type(None): "null"}
+
+
+def _type_words(types: tuple) -> str:
+    words = ["a number"] if float in types else ["an integer"] if int in types else []
+    return " or ".join(words + [_TYPE_NAMES[t] for t in _TYPE_NAMES if t in types])
+
+
+def graded_record(raw: bytes) -> dict:
+    """One line of a review log as a graded turn; ValueError naming the first field that is not one
+    (a hand-edited `"lossWin": "lots"` must not reach the table or the summary)."""
+    rec = parse_object(raw)
+    for key, types in FIELDS.items():
+        if key not in rec:
+            raise ValueError(f"{key} is missing")
+        value = rec[key]
+        if not isinstance(value, types) or (isinstance(value, bool) and bool not in types):
+            raise ValueError(f"{key} must be {_type_words(types)}")
+    for key in ("played", "best"):
+        if not all(isinstance(x, str) for x in rec[key]):
+            raise ValueError(f"{key} must be a list of moves in notation")
+    if rec["grade"] is not None and rec["grade"] not in GRADES:
+        raise ValueError(f"grade must be null or one of {', '.join(GRADES)}")
+    return rec
+
+
+def best_differs(rec: dict) -> bool:
+    """Whether a graded turn's best is another turn than the one played (a `best:` line is worth showing)."""
+    return rec["best"] != rec["played"] and not (rec.get("inList") and rec.get("rank") == 1)
+
+
+def load_graded(path: str, repair: bool = False) -> dict[str, dict]:
+    """Graded turns of an earlier (perhaps interrupted) run, by key. A torn last line (a kill during a
+    write) is ignored, and cut off with repair=True so the next record starts on a line of its own;
+    any other bad line is a ReviewError naming it (the log is the user's: it is never rewritten)."""
     out: dict[str, dict] = {}
-    if not os.path.exists(path):
+    if not os.path.lexists(path):
         return out
-    with open(path, encoding="utf-8") as f:
-        for line in f:
-            try:
-                rec = json.loads(line)
-            except ValueError:
-                continue
-            if isinstance(rec, dict) and "key" in rec:
-                out[rec["key"]] = rec
+    try:
+        records = read_records(path, graded_record, repair, ReviewError, LOG_WHAT, limits.REVIEW_LOG_BYTES)
+    except ReviewError as e:
+        raise ReviewError(f"{e}; remove that line (or give another --out) to grade the turn again") from None
+    for rec in records:
+        out[rec["key"]] = rec
     return out
+
+
+def open_log(out: str):
+    """The review log open for appending, locked against a second review of the same log.
+
+    A link, a FIFO or a device at `out` is refused without blocking (atomic_write.open_append); the lock
+    (flock, released when the file is closed) makes a second review of the same game refuse at once
+    instead of grading every turn again beside the first."""
+    import fcntl
+    try:
+        f = open_append(out)
+    except OSError as e:
+        raise ReviewError(f"cannot write the review log {out}: {_reason(e, out)}") from None
+    try:
+        fcntl.flock(f.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        f.close()
+        raise ReviewError(f"{out} is in use by another review of this game; wait for it to finish, "
+                          f"or give another --out") from None
+    return f
+
+
+def _reason(e: OSError, path: str) -> str:
+    """The OSError's reason, with the path it already names replaced by 'it'."""
+    why = str(e.strerror or e)
+    return "it" + why[len(path):] if why.startswith(path + " ") else why
 
 
 @dataclass
@@ -112,11 +189,11 @@ def review_game(initial: dict, moves: list[str], config: SearchConfig, out: str,
     turns = recorded_turns(Game.from_json(initial), moves)
     if player is not None:
         turns = [t for t in turns if t.seat == player]
-    graded = load_graded(out)
-    todo = [t for t in turns if turn_key(initial, moves, t) not in graded]
-    if progress:
-        progress(len(turns) - len(todo))
-    with open(out, "a", encoding="utf-8") as f:
+    with open_log(out) as f:     # locked before it is read: a second review refuses, it never grades twice
+        graded = load_graded(out, repair=True)
+        todo = [t for t in turns if turn_key(initial, moves, t) not in graded]
+        if progress:
+            progress(len(turns) - len(todo))
         if jobs == 1 or len(todo) <= 1:
             results = (review_turn(initial, moves, t, config, search_fn) for t in todo)
         else:
@@ -124,8 +201,7 @@ def review_game(initial: dict, moves: list[str], config: SearchConfig, out: str,
             results = Parallel(n_jobs=jobs, return_as="generator_unordered")(
                 delayed(review_turn)(initial, moves, t, config, search_fn) for t in todo)
         for rec in results:
-            f.write(json.dumps(rec, separators=(",", ":")) + "\n")
-            f.flush()
+            append_record(f, rec)
             graded[rec["key"]] = rec
             if progress:
                 progress(1)
@@ -170,5 +246,10 @@ def plot(records: list[dict], names: list[str], path: str, title: str) -> None:
     ax.set_title(title)
     ax.legend(loc="best", fontsize="small")
     fig.tight_layout()
-    fig.savefig(path, format="png")
+    png = io.BytesIO()
+    fig.savefig(png, format="png")
     plt.close(fig)
+    try:     # atomically: a link planted at the plot's name is replaced, never written through
+        write_atomic(path, png.getvalue())
+    except OSError as e:
+        raise ReviewError(f"--plot: cannot write {path}: {_reason(e, path)}") from None

@@ -15,10 +15,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ...engine import vocabulary
+from ...engine.vocabulary import ActionType, Phase
 from ... import core
 
-PLAY, COPY, CARD = 1, 2, 12          # action types (core.ACTION_TYPES)
-PH_PLAY = 1                          # core.PHASES
 BUYERS = {core.CARD_ACTIONS["Senator"]: "Senator", core.CARD_ACTIONS["Consul"]: "Consul"}
 DIPLOMAT = core.CARD_ACTIONS["Diplomat"]
 
@@ -33,18 +32,18 @@ class Route:
 
 def turn_starts(state) -> bool:
     """True when a seat is about to choose the action card of its turn."""
-    return state.phase == PH_PLAY
+    return state.phase == Phase.PLAY
 
 
 def routes(state) -> list[Route]:
     """Every route to a buying phase for the seat whose turn begins now (empty if none)."""
-    if state.phase != PH_PLAY:
+    if state.phase != Phase.PLAY:
         return []
     kinds = vocabulary.rules().kinds
     out = []
     for move in state.legal_actions():
         t, k, _ = core.decode(move)
-        if t != PLAY:
+        if t != ActionType.PLAY:
             continue
         action = kinds[k].action
         if action in BUYERS:
@@ -54,7 +53,7 @@ def routes(state) -> list[Route]:
             after.apply(move)
             for copy in after.legal_actions():
                 ct, ck, _ = core.decode(copy)
-                if ct == COPY and kinds[ck].action in BUYERS:
+                if ct == ActionType.COPY and kinds[ck].action in BUYERS:
                     out.append(_route(state, "Diplomat>" + BUYERS[kinds[ck].action], (move, copy)))
     return [r for r in out if r.buys]
 
@@ -66,7 +65,7 @@ def _route(state, via: str, prelude: tuple[int, ...]) -> Route:
     buys: dict[int, list[int]] = {}
     for m in s.legal_actions():
         t, slot, _ = core.decode(m)
-        if t == CARD:
+        if t == ActionType.CARD:
             buys.setdefault(slot, []).append(m)
     return Route(via, prelude, buys)
 
@@ -84,6 +83,6 @@ def card_kind(card_id: int) -> int:
 def purchase(state, move: int) -> tuple[int, int] | None:
     """(market card id, display slot) if `move` buys a card in `state`, else None."""
     t, slot, _ = core.decode(move)
-    if t != CARD:
+    if t != ActionType.CARD:
         return None
     return state.display_card(slot), slot

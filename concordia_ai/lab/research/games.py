@@ -23,14 +23,16 @@ import os
 import time
 from dataclasses import asdict, dataclass, field
 
-from ...engine import vocabulary
+from ...engine import limits, vocabulary
 from ... import core
 from .. import runner
 from ...ai.bots import make_bot, play_game
 from ...engine.content import BOARD_NAMES
 from ...engine.errors import ConcordiaError
+from ...io import safe_read
+from ...io.atomic_write import write_atomic
 from .. import jobs as _jobs
-from ..tournament import TournamentError, canonical_spec, derive_seed, read_log
+from ..tournament import TournamentError, canonical_spec, derive_seed, discard_created, make_folders, read_log
 from . import godvalue
 from .afford import affordable_cards, purchase, turn_starts
 from .policy import ARMS, Intervention
@@ -112,8 +114,17 @@ class ResearchConfig:
         if games is None:
             games = 100 * players if experiment == "selfplay" else 10 * players
         if isinstance(games, bool) or not isinstance(games, int) or games < 1:
-            raise ResearchError(f"--games: {games!r} must be a positive number of games")
+            raise ResearchError(f"--games: {limits.shown(games)} must be a positive number of games")
+        try:     # before any key is built: 10^12 games would be 10^12 keys
+            limits.RESEARCH_GAMES.check(games, "--games")
+        except limits.LimitError as e:
+            raise ResearchError(str(e)) from None
         cards = resolve_cards(cards, players) if cards else ()
+        total = math.ceil(games / players) * players * (len(cards) * len(ARMS) if experiment == "intervene" else 1)
+        if total > limits.RESEARCH_GAMES.high:
+            raise ResearchError(f"--games: {games:,} pairs for {len(cards)} card{'s' if len(cards) > 1 else ''} "
+                                f"are {total:,} games; a run plays at most {limits.RESEARCH_GAMES.high:,} "
+                                f"(fewer --games or fewer --card)")
         if experiment == "intervene" and not cards:
             raise ResearchError("--card: name the card to force and forbid (e.g. --card Weaver), or all")
         if isinstance(from_round, bool) or not isinstance(from_round, int) or from_round < 1:
@@ -261,11 +272,9 @@ OPTION_OF = {"experiment": "the command", "bot": "--bot", "players": "--players"
 def load_config(out: str) -> ResearchConfig:
     path = os.path.join(out, CONFIG_NAME)
     try:
-        with open(path, encoding="utf-8") as f:
-            data = json.load(f)
-    except (OSError, ValueError) as e:
-        raise ResearchError(f"{path}: cannot read the research configuration: "
-                            f"{getattr(e, 'strerror', None) or e}") from None
+        data = safe_read.read_json(path)
+    except safe_read.UserFileError as e:
+        raise ResearchError(f"cannot read the research configuration: {e}") from None
     return ResearchConfig.from_json(data, path)
 
 
@@ -289,19 +298,26 @@ def load_records(out: str, config: ResearchConfig | None = None, repair: bool = 
     return out_records
 
 
-def prepare(config: ResearchConfig, out: str, resume: bool, given: dict | None = None) -> tuple[ResearchConfig, list]:
-    """Create OUT for a new run, or check it for --resume; returns the config and the logged records.
+def prepare(config: ResearchConfig, out: str, resume: bool,
+            given: dict | None = None) -> tuple[ResearchConfig, list, list[str]]:
+    """Create OUT for a new run, or check it for --resume; returns the config, the logged records, and
+    what this call created (innermost first, for tournament.discard_created when the run fails to start).
 
     On resume, `given` holds the options the user gave (None: not given); each must equal the logged
     one, except games, which may extend or shorten the run."""
     cfg_path = os.path.join(out, CONFIG_NAME)
     if os.path.exists(out) and not os.path.isdir(out):
         raise ResearchError(f"--out: {out} is a file; give a folder for the research run")
+    for name in (CONFIG_NAME, LOG_NAME, "report.json", "report.md", "plots"):
+        if os.path.islink(os.path.join(out, name)):
+            raise ResearchError(f"--out: {os.path.join(out, name)} is a symbolic link; a research run writes only "
+                                f"files of its own in {out} (remove the link or choose another --out)")
     exists = os.path.exists(cfg_path) or os.path.exists(os.path.join(out, LOG_NAME))
     if exists and not resume:
         n = len(load_records(out))
         raise ResearchError(f"--out: {out} already holds a research run ({n} games logged); pass --resume to "
                             f"continue it, or choose another --out")
+    created: list[str] = []
     if resume:
         if not os.path.exists(cfg_path):
             raise ResearchError(f"--resume: no research run in {out} to resume (no {CONFIG_NAME})")
@@ -324,23 +340,27 @@ def prepare(config: ResearchConfig, out: str, resume: bool, given: dict | None =
         records = load_records(out, config, repair=True)
     else:
         try:
-            os.makedirs(out, exist_ok=True)
-        except OSError as e:
-            raise ResearchError(f"--out: cannot create {out}: {e.strerror or e}") from None
+            created = make_folders(out)
+        except TournamentError as e:
+            raise ResearchError(str(e)) from None
         records = []
-    write_json(cfg_path, config.to_json())
-    return config, records
+    try:
+        write_json(cfg_path, config.to_json())
+    except ResearchError:
+        discard_created(created)
+        raise
+    if not resume:
+        created.insert(0, cfg_path)
+    return config, records, created
 
 
 def write_json(path: str, data) -> None:
-    """Write a JSON file whole or not at all (a temporary file renamed over it)."""
-    tmp = path + ".tmp"
-    with open(tmp, "w", encoding="utf-8") as f:
-        json.dump(data, f, indent=1)
-        f.write("\n")
-        f.flush()
-        os.fsync(f.fileno())
-    os.replace(tmp, path)
+    """Write a JSON file whole or not at all (atomic_write: a new temporary file renamed over it, so a
+    planted `*.tmp` link or a link at `path` is never written through)."""
+    try:
+        write_atomic(path, json.dumps(data, indent=1) + "\n")
+    except OSError as e:
+        raise ResearchError(f"--out: cannot write {path}: {e.strerror or e}") from None
 
 
 def run(config: ResearchConfig, out: str, jobs: int = 1, resume: bool = False, backend: str = "loky",
@@ -352,12 +372,24 @@ def run(config: ResearchConfig, out: str, jobs: int = 1, resume: bool = False, b
         raise ResearchError(f"--backend: {backend!r}; valid: {', '.join(runner.BACKENDS)}")
     if isinstance(jobs, bool) or not isinstance(jobs, int) or jobs < 1:
         raise ResearchError(f"--jobs: {jobs!r} must be a positive number of parallel games")
-    config, _ = prepare(config, out, resume, given)      # checks the folder and repairs a torn log
-    tasks = [config.task_of(k) for k in config.keys()]
+    config, _, created = prepare(config, out, resume, given)      # checks the folder and repairs a torn log
+    log = os.path.join(out, LOG_NAME)
     try:
-        records, new = _jobs.run_logged(play_task, tasks, record_key, os.path.join(out, LOG_NAME), jobs, backend,
+        tasks = [config.task_of(k) for k in config.keys()]
+        records, new = _jobs.run_logged(play_task, tasks, record_key, log, jobs, backend,
                                         scheduler, tls, f"research {config.experiment}" if progress else None,
                                         limit)
     except _jobs.JobError as e:
+        discard_new_run(created, log)
         raise ResearchError(str(e)) from None
+    except BaseException:
+        discard_new_run(created, log)
+        raise
     return config, records, new
+
+
+def discard_new_run(created: list[str], log: str) -> None:
+    """A new run that failed before its first game (an unreachable scheduler, Ctrl-C) leaves nothing
+    behind, so the same command is not then refused as 'already holds a research run'."""
+    if created and (not os.path.exists(log) or os.path.getsize(log) == 0):
+        discard_created([log] + created)

@@ -4,11 +4,15 @@ Every point carries its 95 % interval as an error bar; a figure reported as too 
 """
 from __future__ import annotations
 
+import io
+
 import matplotlib
 
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 
+from .games import ResearchError  # noqa: E402
+from ...io.atomic_write import write_atomic  # noqa: E402
 from .tables import PHASES  # noqa: E402
 
 DPI = 110
@@ -23,9 +27,15 @@ def _err(figs: list[dict]) -> list[list[float]]:
 
 
 def _save(fig, path: str) -> str:
+    """The PNG drawn in memory, then written atomically (never through a planted link)."""
     fig.tight_layout()
-    fig.savefig(path, dpi=DPI)
+    png = io.BytesIO()
+    fig.savefig(png, dpi=DPI, format="png")
     plt.close(fig)
+    try:
+        write_atomic(path, png.getvalue())
+    except OSError as e:
+        raise ResearchError(f"cannot write {path}: {e.strerror or e}") from None
     return path
 
 

@@ -27,7 +27,8 @@ from ...ai.bots import Bot, FlatMCBot, IsmctsBot
 from ...engine.game import Game
 from ...engine import vocabulary
 from ... import core
-from .afford import CARD, COPY, card_kind, routes, turn_starts
+from ...engine.vocabulary import ActionType
+from .afford import card_kind, routes, turn_starts
 
 FORCE, FORBID = "force", "forbid"
 ARMS = (FORCE, FORBID)
@@ -83,7 +84,7 @@ class Intervention(Bot):
 
     def _buys_it(self, state, move: int) -> bool:
         t, slot, _ = core.decode(move)
-        return t == CARD and card_kind(state.display_card(slot)) == self.card
+        return t == ActionType.CARD and card_kind(state.display_card(slot)) == self.card
 
     def _banned(self, game) -> set[int]:
         """The purchases of the kind, and a Diplomat's copy of a Senator or Consul that leaves only such
@@ -94,7 +95,7 @@ class Intervention(Bot):
             t, _, _ = core.decode(m)
             if self._buys_it(game.state, m):
                 out.add(m)
-            elif t == COPY:
+            elif t == ActionType.COPY:
                 after = game.state.copy()
                 after.apply(m)
                 if after.turns == game.state.turns and after.decider == game.state.decider:

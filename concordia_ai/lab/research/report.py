@@ -8,6 +8,7 @@ from __future__ import annotations
 import os
 import shlex
 
+from ...io.atomic_write import write_atomic
 from . import plots, tables
 from .games import LOG_NAME, ResearchConfig, ResearchError, load_config, load_records, resolve_cards, write_json
 from .stats import FEW_BLOCKS, MIN_N, REPS
@@ -38,8 +39,7 @@ def write(out: str, rep: dict, with_plots: bool = True) -> dict:
     name = f"{rep['config']['map'].title()}, {rep['config']['players']} players, bot {rep['config']['bot']}"
     made = []
     if with_plots and rep["games"]:
-        folder = os.path.join(out, PLOT_DIR)
-        os.makedirs(folder, exist_ok=True)
+        folder = plot_folder(out)
         figures = []
         if "cards" in rep:
             figures += [("card-values.png", plots.card_values, rep["cards"]), ("timing.png", plots.timing, rep["cards"]),
@@ -51,11 +51,28 @@ def write(out: str, rep: dict, with_plots: bool = True) -> dict:
             made.append(f"{PLOT_DIR}/{file}")
     rep = dict(rep, plots=made)
     write_json(os.path.join(out, "report.json"), rep)
-    tmp = os.path.join(out, "report.md.tmp")
-    with open(tmp, "w", encoding="utf-8") as f:
-        f.write(markdown(rep, out))
-    os.replace(tmp, os.path.join(out, "report.md"))
+    md = os.path.join(out, "report.md")
+    try:
+        write_atomic(md, markdown(rep, out))
+    except OSError as e:
+        raise ResearchError(f"cannot write {md}: {e.strerror or e}") from None
     return rep
+
+
+def plot_folder(out: str) -> str:
+    """OUT/plots, made if missing; refused when it is a link or not a folder (no plot is written out of OUT)."""
+    folder = os.path.join(out, PLOT_DIR)
+    try:
+        os.mkdir(folder)
+    except FileExistsError:
+        pass
+    except OSError as e:
+        raise ResearchError(f"cannot create {folder}: {e.strerror or e}") from None
+    if os.path.islink(folder) or not os.path.isdir(folder):
+        what = "a symbolic link" if os.path.islink(folder) else "not a folder"
+        raise ResearchError(f"{folder} is {what}; a research run writes its plots only into a folder of its own "
+                            f"(remove it, or choose another --out)")
+    return folder
 
 
 def from_folder(out: str, reps: int = REPS, min_n: int = MIN_N, with_plots: bool = True) -> dict:

@@ -51,6 +51,9 @@ class Accumulator:
         return Sample(names, matrix, reps, seed)
 
 
+CHUNK_CELLS = 1 << 22      # resample weights drawn at a time (32 MiB of int64)
+
+
 class Sample:
     """Feature totals of the data (row 0) and of `reps` block resamples (rows 1..reps)."""
 
@@ -61,8 +64,13 @@ class Sample:
         rows = [block_sums.sum(axis=0)]
         if reps and self.blocks:
             rng = np.random.default_rng(seed)
-            weights = rng.multinomial(self.blocks, [1.0 / self.blocks] * self.blocks, size=reps)
-            rows.append(weights @ block_sums)
+            # in chunks, so the weights never hold more than CHUNK_CELLS numbers (the draws are the same
+            # as in one call: the generator draws the rows in order)
+            step = max(1, CHUNK_CELLS // self.blocks)
+            for start in range(0, reps, step):
+                weights = rng.multinomial(self.blocks, [1.0 / self.blocks] * self.blocks,
+                                          size=min(step, reps - start))
+                rows.append(weights @ block_sums)
         self._totals = np.vstack(rows) if len(rows) > 1 else rows[0][None, :]
 
     def __getitem__(self, name: str) -> np.ndarray:
