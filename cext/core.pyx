@@ -56,4 +56,5 @@ include "bench.pxi"           # benchmarks of the rules core in C
 
 # Search and evaluation over the core:
 include "value.pxi"           # the value model's forward pass (weights loaded from Python)
+include "policy.pxi"          # the policy prior over legal sub-decisions (weights loaded from Python)
 include "search.pxi"          # ISMCTS, flat Monte Carlo, the heuristic players, whole turns from a tree

@@ -38,6 +38,7 @@ cdef enum:
     POL_RANDOM = 0
     POL_GREEDY = 1
     POL_NONE = 2         # no rollout: the leaf itself is evaluated
+    POL_POLICY = 3       # rollout moves drawn from the policy prior (policy.pxi)
     EVAL_HAND = 0        # the hand-set formula `evaluate` (today's default before the value model)
     EVAL_NET = 1         # the value model (value.pxi); fill_config refuses it without weights for the player count
     HASH_SIZE = 4096
@@ -58,6 +59,7 @@ ctypedef struct Node:
     float win2           # root player's summed squared win values: the standard error of `win`
     float vp2
     float seat_win[MAX_P]   # every seat's summed win values: the players' win shares through this node (sum 1)
+    float prior          # the policy's prior of the action when it was expanded (0 without the policy)
     int8_t mover         # seat that chose the action, -1 for a chance outcome
 
 ctypedef struct SearchConfig:
@@ -80,6 +82,7 @@ ctypedef struct SearchConfig:
     float root_floor      # root children get at least this share of an even split of the root's visits
     float focus           # share of the budget for the final choice over whole turns (search() only)
     int32_t focus_turns   # how many of the most visited whole turns that choice starts from
+    float policy_w        # weight of the policy prior (PUCT term, prior-sampled expansion); 0 = off
     uint64_t seed
 
 ctypedef struct Tree:
@@ -295,10 +298,18 @@ cdef int rollout(State* st, const SearchConfig* cfg, uint64_t* r) noexcept nogil
             break
         if cfg.rollout_policy == POL_GREEDY and <float>(rng_next(r) >> 40) / 16777216.0 >= cfg.epsilon:
             apply_action(st, acts[greedy_index(st, acts, n, r)])
+        elif cfg.rollout_policy == POL_POLICY:
+            apply_action(st, acts[policy_sample(st, acts, n, r)])
         else:
             apply_action(st, acts[rng_below(r, n)])
         steps += 1
     return st.phase == PH_OVER
+
+
+cdef inline float puct_bias(const SearchConfig* cfg, const Node* nd) noexcept nogil:
+    """The policy's term beside UCB (PUCT): weight * P * sqrt(N_parent) / (1 + N_child), where N_parent is
+    the child's availability count (how often its parent was visited with this move legal)."""
+    return cfg.policy_w * nd.prior * sqrt(<float>nd.avail) / (1.0 + nd.visits)
 
 
 cdef int ismcts(const State* root, const SearchConfig* cfg, Tree* t, int32_t* done_iterations, double* seconds,
@@ -318,7 +329,7 @@ cdef int ismcts(const State* root, const SearchConfig* cfg, Tree* t, int32_t* do
     cdef float rew[MAX_P]
     cdef float val[MAX_P]
     cdef float winp[MAX_P]
-    cdef float score, bs, margin, best_other, wr, floor_visits
+    cdef float score, bs, margin, best_other, wr, floor_visits, pr = 0.0
     cdef int32_t cand[MAX_ACTIONS]
     cdef double t0 = cc_thread_seconds(), elapsed = 0.0
     cdef int rootp = root.decider, starved, starved_v
@@ -401,6 +412,8 @@ cdef int ismcts(const State* root, const SearchConfig* cfg, Tree* t, int32_t* do
                     t.nodes[ch].avail += 1
                     score = t.nodes[ch].w / t.nodes[ch].visits + \
                         cfg.c * sqrt(log(<float>t.nodes[ch].avail) / t.nodes[ch].visits)
+                    if cfg.policy_w > 0:
+                        score += puct_bias(cfg, &t.nodes[ch])
                     if score > bs:
                         bs = score
                         best = ch
@@ -444,7 +457,9 @@ cdef int ismcts(const State* root, const SearchConfig* cfg, Tree* t, int32_t* do
             if untried > 0 and (cfg.pw_k <= 0 or nchild < cfg.pw_k * pow(<double>(t.nodes[node].visits + 1), cfg.pw_alpha)) \
                     and (best < 0 or cfg.fpu <= 0 or cfg.fpu >= bs):
                 # expand one untried action: the heuristic's favourite, or a random one
-                if cfg.use_prior:
+                if cfg.policy_w > 0:
+                    i = cand[policy_pick(&st, acts, n, cand, untried, &r, &pr)]
+                elif cfg.use_prior:
                     i = cand[greedy_index(&st, cand, untried, &r)]
                 else:
                     i = cand[rng_below(&r, untried)]
@@ -452,6 +467,7 @@ cdef int ismcts(const State* root, const SearchConfig* cfg, Tree* t, int32_t* do
                 if ch < 0:
                     break
                 t.nodes[ch].avail = 1
+                t.nodes[ch].prior = pr
                 apply_action(&st, i)
                 path[depth] = ch
                 depth += 1
@@ -519,10 +535,10 @@ cdef class StopToken:
 # fills in nothing). `search` takes `turns` as well (how many whole turns to report).
 SEARCH_KEYS = ("iterations", "seconds", "c", "final", "reward", "mix", "margin_scale", "rollout", "epsilon",
                "rollout_turns", "fpu", "prior", "pw_k", "pw_alpha", "eval", "chance", "root_floor", "focus", "focus_turns",
-               "seed")
+               "policy", "seed")
 # the words of the choice keys, in the order of the core's codes (RW_*, POL_*, EVAL_*, ...)
 SEARCH_CHOICES = {"final": ("visits", "mean"), "reward": ("win", "rank", "margin", "mix"),
-                  "rollout": ("random", "greedy", "none"), "eval": ("hand", "net"), "chance": ("branch", "merge")}
+                  "rollout": ("random", "greedy", "none", "policy"), "eval": ("hand", "net"), "chance": ("branch", "merge")}
 
 
 cdef object _number(dict d, str key, lo, hi, bint integer):
@@ -582,6 +598,7 @@ cdef void fill_config(SearchConfig* cfg, dict d, int n_players, bint with_turns)
     cfg.root_floor = _number(d, "root_floor", 0, 1, False)
     cfg.focus = _number(d, "focus", 0, 0.9, False)
     cfg.focus_turns = _number(d, "focus_turns", 2, 64, True)
+    cfg.policy_w = _number(d, "policy", 0, 100, False)
     cfg.seed = <uint64_t>(int(_number(d, "seed", 0, 18446744073709551615, True)) & 0xFFFFFFFFFFFFFFFF)
     if with_turns:
         _number(d, "turns", 0, 4096, True)
@@ -591,6 +608,11 @@ cdef void fill_config(SearchConfig* cfg, dict d, int n_players, bint with_turns)
         raise ValueError(f"eval: net, but no value weights are loaded for {n_players} players "
                          "(concordia_ai.ai.value.ensure_loaded loads the shipped ones; SearchConfig.core_dict "
                          "calls it)")
+    if (cfg.policy_w > 0 or cfg.rollout_policy == POL_POLICY) and not policy_ready(n_players):
+        # a search that asks for the policy runs with it or not at all (never a silent fallback)
+        asked = f"policy={cfg.policy_w:g}" if cfg.policy_w > 0 else "rollout=policy"
+        raise ValueError(f"the search asks for the policy prior ({asked}) but no policy weights are loaded "
+                         f"for {n_players} players (load them with concordia_ai.ai.policy.load())")
 
 
 def search_config(CoreState root not None, dict config not None):
@@ -604,7 +626,7 @@ def search_config(CoreState root not None, dict config not None):
                 epsilon=cfg.epsilon, rollout_turns=cfg.rollout_turns, fpu=cfg.fpu, prior=bool(cfg.use_prior),
                 pw_k=cfg.pw_k, pw_alpha=cfg.pw_alpha, eval=SEARCH_CHOICES["eval"][cfg.eval_kind],
                 chance=SEARCH_CHOICES["chance"][cfg.chance_merge], root_floor=cfg.root_floor, focus=cfg.focus,
-                focus_turns=cfg.focus_turns, seed=cfg.seed)
+                focus_turns=cfg.focus_turns, policy=cfg.policy_w, seed=cfg.seed)
 
 
 def search(CoreState root not None, dict config not None, StopToken stop=None, named=None):

@@ -12,7 +12,11 @@ the core itself with clock() (CPU time). Configurations measured:
   greedy    rollout="greedy" (epsilon-greedy one-step lookahead), otherwise the defaults
   net       eval="net": the value model judges the cut-off instead of the hand formula
   net_r2    eval="net", rollout_turns=2
-The value model's forward pass (every seat of one state) is also timed on its own, at both positions.
+  policy    policy=1.0: the learned prior in the tree (PUCT term, prior-sampled expansion), else the defaults
+  policy_ro rollout="policy": rollout moves drawn from the prior (on top of policy=1.0)
+The value model's forward pass (every seat of one state) and the policy's prior over every legal move are
+also timed on their own, at both positions. The policy rows need the shipped policy weights
+(concordia_ai/data/policy/); without them they are left out and the reason is printed.
 The mid-game position is reached by heuristic bots from --seed, stopped at the first 'play' decision of
 turn --mid-turn or later.
 """
@@ -31,7 +35,7 @@ from machine_info import machine
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 from concordia_ai import core  # noqa: E402
-from concordia_ai.ai import value
+from concordia_ai.ai import policy, value  # noqa: E402
 from concordia_ai.ai.bots import make_bot, play_game  # noqa: E402
 from concordia_ai.engine.game import Game  # noqa: E402
 from concordia_ai.ai.search import SearchConfig, search  # noqa: E402
@@ -43,7 +47,10 @@ CONFIGS = {
     "hand": dict(eval="hand", root_floor=0.0),
     "net": dict(eval="net"),
     "net_r2": dict(eval="net", rollout_turns=2),
+    "policy": dict(policy=1.0),
+    "policy_ro": dict(policy=1.0, rollout="policy"),
 }
+POLICY_CONFIGS = ("policy", "policy_ro")
 
 
 def mid_game(board: str, players: int, seed: int, turn: int) -> Game:
@@ -89,8 +96,15 @@ def main() -> None:
     args = ap.parse_args()
 
     budgets = {"default": args.iterations, "full": args.iterations_full, "greedy": args.iterations_greedy,
-               "net": args.iterations, "net_r2": args.iterations, "hand": args.iterations}
+               "net": args.iterations, "net_r2": args.iterations, "hand": args.iterations,
+               "policy": args.iterations, "policy_ro": args.iterations_greedy}
     value.ensure_loaded()
+    try:
+        policy.require(args.players)
+        configs = dict(CONFIGS)
+    except policy.PolicyWeightsError as e:
+        print(f"policy rows left out: {e}")
+        configs = {k: v for k, v in CONFIGS.items() if k not in POLICY_CONFIGS}
     positions = {"opening": Game.new(args.board, args.players, args.seed),
                  "mid": mid_game(args.board, args.players, args.seed, args.mid_turn)}
     out: dict = dict(board=args.board, players=args.players, seed=args.seed, reps=args.reps, machine=machine(),
@@ -101,7 +115,7 @@ def main() -> None:
         out["positions"][pname] = {}
         print(f"-- {pname}: turn {g.to_json()['turn']['number']}, phase {g.phase}, "
               f"{len(g.legal_moves())} legal moves")
-        for cname, ov in CONFIGS.items():
+        for cname, ov in configs.items():
             m = measure(g, ov, budgets[cname], args.reps, args.seed * 1000)
             out["positions"][pname][cname] = m
             print(f"   {cname:8s} {m['iterations_per_sec']:>10,.0f} it/s  ({m['us_per_iteration']:.1f} us/it, "
@@ -114,6 +128,17 @@ def main() -> None:
         forward[pname] = dict(ns_per_call=1e9 * secs / reps, calls=reps)
         print(f"-- value model forward pass ({pname}, all {args.players} seats): {forward[pname]['ns_per_call']:.0f} ns/call")
     out["value_forward"] = forward
+    if "policy" in configs:
+        prior = {}
+        for pname, g in positions.items():
+            reps = 20000
+            runs = [core.bench_policy(g.state, reps) for _ in range(args.reps)]
+            secs, moves = statistics.median(r[0] for r in runs), runs[0][1]
+            prior[pname] = dict(ns_per_call=1e9 * secs / reps, ns_per_move=1e9 * secs / reps / max(1, moves),
+                                moves=moves, calls=reps)
+            print(f"-- policy prior ({pname}, all {moves} legal moves): {prior[pname]['ns_per_call']:.0f} ns/call, "
+                  f"{prior[pname]['ns_per_move']:.0f} ns per move")
+        out["policy_prior"] = prior
     probe = search(positions["opening"], SearchConfig(iterations=100, seed=1))
     bytes_per_node = probe.bytes // max(1, probe.nodes)
     mem = None
@@ -135,6 +160,9 @@ def main() -> None:
         iterations_per_sec_net=op["net"]["iterations_per_sec"],
         iterations_per_sec_hand=op["hand"]["iterations_per_sec"],
         iterations_per_sec_net_r2=op["net_r2"]["iterations_per_sec"],
+        iterations_per_sec_policy=op["policy"]["iterations_per_sec"] if "policy" in op else None,
+        iterations_per_sec_policy_rollouts=op["policy_ro"]["iterations_per_sec"] if "policy_ro" in op else None,
+        iterations_per_sec_policy_mid=out["positions"]["mid"].get("policy", {}).get("iterations_per_sec"),
         value_forward_ns=forward["opening"]["ns_per_call"],
         iterations_per_sec_mid=out["positions"]["mid"]["default"]["iterations_per_sec"],
         iterations_per_sec_full_rollouts_mid=out["positions"]["mid"]["full"]["iterations_per_sec"],

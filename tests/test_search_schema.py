@@ -18,7 +18,7 @@ from concordia_ai.engine.game import Game
 # a value for every field that differs from its default (floats exact in the core's float32)
 NOT_DEFAULT = dict(iterations=123, seconds=1.5, c=1.25, final="mean", reward="rank", mix=0.25, margin_scale=12.5,
                    rollout="greedy", epsilon=0.5, rollout_turns=3, fpu=0.5, prior=True, pw_k=2.0, pw_alpha=0.75,
-                   eval="hand", chance="merge", root_floor=0.5, focus=0.25, focus_turns=5, seed=77)
+                   eval="hand", chance="merge", root_floor=0.5, focus=0.25, focus_turns=5, policy=0.5, seed=77)
 PYTHON_ONLY = {"jobs"}       # threads of independent searches, merged in Python
 
 
@@ -67,7 +67,7 @@ def test_the_core_refuses_a_missing_key_an_unknown_key_and_a_wrong_value():
     assert _refusal(dict(whole, polcy=1)) == f"search config: unknown key 'polcy' (the keys are {keys})"
     wrong = [(dict(eval="auto"), "eval: 'auto' is not one of hand, net"),
              (dict(reward="nope"), "reward: 'nope' is not one of win, rank, margin, mix"),
-             (dict(rollout=None), "rollout: None is not one of random, greedy, none"),
+             (dict(rollout=None), "rollout: None is not one of random, greedy, none, policy"),
              (dict(final="best"), "final: 'best' is not one of visits, mean"),
              (dict(chance=1), "chance: 1 is not one of branch, merge"),
              (dict(prior=1), "prior: 1 is not true or false"),

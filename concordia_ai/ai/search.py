@@ -21,7 +21,7 @@ from ..engine import limits
 from ..engine.errors import GameError
 
 REWARDS = ("win", "rank", "margin", "mix")
-ROLLOUTS = ("random", "greedy", "none")
+ROLLOUTS = ("random", "greedy", "none", "policy")
 FINALS = ("visits", "mean")
 EVALS = ("auto", "hand", "net")
 CHANCES = ("branch", "merge")
@@ -50,7 +50,8 @@ class SearchConfig:
     reward: str = "mix"           # win, rank, margin (normalised VP margin over the best opponent) or mix
     mix: float = 0.5              # weight of the win in the 'mix' reward
     margin_scale: float = 20.0    # VP margin that maps to a reward of 0 or 1
-    rollout: str = "random"       # rollout policy: uniform random, greedy one-step lookahead, or none (judge the leaf)
+    rollout: str = "random"       # rollout policy: uniform random, greedy one-step lookahead, none (judge the leaf),
+                                  # or policy (moves drawn from the learned prior: ai/policy.py)
     epsilon: float = 0.2          # greedy rollouts: chance of a random move instead
     rollout_turns: int = 8        # cut-off after this many turns with a static evaluation (0: to the end)
     fpu: float = 0.0              # first-play urgency: expand an untried move only if it beats the best UCB (0: always)
@@ -64,6 +65,8 @@ class SearchConfig:
     focus: float = 0.0            # share of the budget for the final choice over whole turns: sequential halving
                                   # among the `focus_turns` most visited ones (0: the most visited root move)
     focus_turns: int = 8
+    policy: float = 0.0           # weight of the learned prior (ai/policy.py): a PUCT term beside UCB and untried
+                                  # moves expanded in an order drawn from the prior (0: off)
     jobs: int = 1                 # root parallelism: independent searches in threads, merged
     seed: int = 0
 
@@ -108,13 +111,16 @@ class SearchConfig:
         if d["eval"] == "net":
             from . import value       # numpy: only when the model is used
             value.ensure_loaded()
+        if self.policy > 0 or self.rollout == "policy":
+            from . import policy      # asked for: loaded, or a clear error (never a silent fallback)
+            policy.require(players)
         return d
 
 
 _TYPES = {"iterations": int, "seconds": float, "c": float, "final": str, "reward": str, "mix": float,
           "margin_scale": float, "rollout": str, "epsilon": float, "rollout_turns": int, "fpu": float,
           "prior": bool, "pw_k": float, "pw_alpha": float, "eval": str, "chance": str, "root_floor": float,
-          "focus": float, "focus_turns": int, "jobs": int, "seed": int}
+          "focus": float, "focus_turns": int, "policy": float, "jobs": int, "seed": int}
 _TYPE_WORDS = {int: "an integer", float: "a number", str: "a string", bool: "true or false"}
 _BOUNDS = {
     "iterations": limits.ITERATIONS, "seconds": limits.SECONDS, "rollout_turns": limits.ROLLOUT_TURNS,
@@ -128,6 +134,7 @@ _BOUNDS = {
     "pw_alpha": limits.Bound("the widening exponent", 0, 1, integer=False),
     "focus": limits.Bound("a share of the budget", 0, 0.9, integer=False),
     "focus_turns": limits.Bound("a number of whole turns", 2, 64),
+    "policy": limits.Bound("the policy prior's weight", 0, 100, integer=False),
 }
 
 
@@ -252,6 +259,15 @@ def search(game, config: SearchConfig | None = None, stop: "core.StopToken | Non
             dicts = [config.core_dict(s, players=game.n_players) for s in seeds]   # the model loads here, once
             raws = list(pool.map(lambda d: _run(game.state.copy(), d, stop=stop, named=named), dicts))
     return _merge(game, raws, config)
+
+
+def search_raw(game, config: SearchConfig) -> dict:
+    """One search as the core returns it: the root children (action, visits, mean, ...) most visited first,
+    and with `focus` the whole turn of the final choice (`choice`); no whole-turn list, no notation. The
+    training data of the policy (lab/policy_data.py)."""
+    if game.decider is None or game.decider < 0:
+        raise GameError("no player decides now (the game is over, or a card must be revealed)")
+    return _run(game.state, config.core_dict(players=game.n_players), turns=0)
 
 
 def best_move(game, config: SearchConfig) -> int:
