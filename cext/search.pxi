@@ -784,6 +784,11 @@ cdef tuple _focus(CoreState root, const SearchConfig* cfg, Tree* t, int64_t budg
     cdef int n, j, node, i
     total_it, total_s = 0, 0.0
     cands = [dict(path=acts, named=-1) for acts in _full_turns(t, &root.s, k)]
+    # and the principal turn under each of the most visited first moves: a move whose turns are long and
+    # varied (an Architect's) spreads its visits over many turns, each too thin to be among the k
+    for acts in _principal_turns(t, &root.s, max(2, k // 2)):
+        if not any(c["path"] == acts for c in cands):
+            cands.append(dict(path=acts, named=-1))
     for j, acts in enumerate(named):
         hit = next((c for c in cands if c["path"] == acts), None)
         if hit is not None:
@@ -841,24 +846,62 @@ cdef tuple _focus(CoreState root, const SearchConfig* cfg, Tree* t, int64_t budg
     for i in remaining:
         reached[i] = rounds + 1
     for i, c in enumerate(cands):
-        # a named turn that a tiny budget left unvisited still gets one iteration: it must be in the list
-        if c["named"] >= 0 and not stopped and not t.failed and _node_of(t, c["path"]) < 0:
+        # a named turn that a tiny budget left unexplored still gets the iterations that reach its end (a
+        # forced iteration expands one node): it must be in the list
+        n = len(c["path"])
+        for j in range(n):
+            path[j] = c["path"][j]
+        tries = 0
+        while c["named"] >= 0 and not stopped and not t.failed and tries <= n and find_path(t, path, n) < 0:
             sub = cfg[0]
             sub.iterations = 1
             sub.seconds = 0.0
-            n = len(c["path"])
-            for j in range(n):
-                path[j] = c["path"][j]
+            sub.seed = seed_mix(cfg.seed ^ (<uint64_t>(tries + 7919) << 40))
             with nogil:
                 ismcts(&root.s, &sub, t, &it, &sec, stop_flag, path, n)
             total_it += it
             total_s += sec
+            tries += 1
     marks = {}
     for i, c in enumerate(cands):
         node = _node_of(t, c["path"])
         if node >= 0:
             marks[node] = (reached[i], c["named"])
     return marks, list(cands[remaining[0]]["path"]), total_it, total_s
+
+
+cdef list _principal_turns(const Tree* t, const State* root, int limit):
+    """For each of the `limit` most visited root moves, the most visited line from it to the end of the
+    player's turn (or as far as the tree goes, the rest of the turn then searched below it)."""
+    cdef State st
+    cdef int ch, node, p = root.decider
+    cdef int32_t turn = root.turns
+    firsts = []
+    ch = t.nodes[0].child
+    while ch >= 0:
+        if t.nodes[ch].visits > 0:
+            firsts.append((t.nodes[ch].visits, -ch, ch))
+        ch = t.nodes[ch].sibling
+    firsts.sort(reverse=True)
+    out = []
+    for _, _, node in firsts[:limit]:
+        memcpy(&st, root, sizeof(State))
+        st.order_known = 0
+        st.chance_external = 1
+        acts = []
+        while True:
+            if not action_legal(&st, t.nodes[node].action):
+                break
+            apply_action(&st, t.nodes[node].action)
+            acts.append(t.nodes[node].action)
+            if turn_over(&st, p, turn) or len(acts) >= MAX_TURN_LEN or t.nodes[node].child < 0:
+                break
+            node = _most_visited(<Tree*>t, node)
+            if node < 0 or t.nodes[node].visits == 0 or t.nodes[node].mover != p:
+                break
+        if acts:
+            out.append(acts)
+    return out
 
 
 cdef list _full_turns(const Tree* t, const State* root, int limit):
@@ -1149,6 +1192,15 @@ cdef list _turn_dicts(const Tree* t, const State* root, int limit, uint64_t seed
             if i >= limit and rec.node not in marks:
                 continue
             focus, named = marks.get(rec.node, (0, -1))
+            if rec.node not in marks:
+                # a turn below a turn prefix that the final choice judged (a principal turn the tree had
+                # not finished) carries that prefix's round
+                node = t.nodes[rec.node].parent
+                while node > 0:
+                    if node in marks:
+                        focus = marks[node][0]
+                        break
+                    node = t.nodes[node].parent
             nd = t.nodes[rec.node]
             for j in range(rec.len):
                 acts[j] = out.path[rec.off + j]

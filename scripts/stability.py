@@ -76,7 +76,8 @@ def one(task: dict) -> dict:
         choices = []
         for s in range(seeds):
             res = _run(game.state, SearchConfig(**opts, seed=1000 * k + s).core_dict(players=game.n_players))
-            choices.append(whole_turn(game, res["children"][0]["pv"]))
+            # with focus, the final choice over whole turns names the turn; else the most visited line's start
+            choices.append(tuple(res["choice"]) if res.get("choice") else whole_turn(game, res["children"][0]["pv"]))
         counts = Counter(choices)
         top, n = counts.most_common(1)[0]
         row["budgets"][str(b)] = dict(same=len(counts) == 1, modal_share=n / seeds, distinct=len(counts),

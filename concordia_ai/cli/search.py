@@ -247,6 +247,7 @@ def _step_hint(game_file, game, kind, config, top, as_json, quiet) -> None:
     """The table of single sub-decisions (--step), as before whole-turn hints."""
     import sys
     from dataclasses import replace
+    config = replace(config, focus=0.0)     # single sub-decisions, ranked by visits: no final choice over turns
 
     from ..protocol import analyze
     desc = f"{kind} for {game.names[game.decider]}"
