@@ -789,12 +789,18 @@ cdef tuple _focus(CoreState root, const SearchConfig* cfg, Tree* t, int64_t budg
     for acts in _principal_turns(t, &root.s, max(2, k // 2)):
         if not any(c["path"] == acts for c in cands):
             cands.append(dict(path=acts, named=-1))
+    # a named turn among them is one of them; any other is an extra: it gets the same share as the
+    # candidates in every round it stays in, on top of the budget, and drops out where it would have, so
+    # naming a turn changes neither the candidates' figures nor the final choice
+    extras = []
     for j, acts in enumerate(named):
         hit = next((c for c in cands if c["path"] == acts), None)
         if hit is not None:
             hit["named"] = j
         else:
-            cands.append(dict(path=acts, named=j))
+            extras.append(dict(path=acts, named=j))
+    if not cands:
+        cands, extras = extras, []
     if not cands:
         # no whole turn explored to its end yet: spend the rest as the search would have
         if budget > 0:
@@ -804,15 +810,20 @@ cdef tuple _focus(CoreState root, const SearchConfig* cfg, Tree* t, int64_t budg
             with nogil:
                 ismcts(&root.s, &sub, t, &it, &sec, stop_flag, NULL, 0)
         return {}, None, it, sec
-    rounds = max(1, <int>pymath.ceil(pymath.log2(len(cands))))
-    remaining = list(range(len(cands)))
+    natural = len(cands)
+    cands = cands + extras
+    rounds = max(1, <int>pymath.ceil(pymath.log2(natural)))
+    remaining = list(range(natural))
+    extra_in = list(range(natural, len(cands)))
     reached = [0] * len(cands)
     stopped = False
     for r in range(rounds):
         # this round's part of the budget, shared out to the iteration (the total is exactly `budget`)
         part = budget * (r + 1) // rounds - budget * r // rounds
-        for pos, i in enumerate(remaining):
-            share = part // len(remaining) + (1 if pos < part % len(remaining) else 0)
+        runs = [(i, part // len(remaining) + (1 if pos < part % len(remaining) else 0))
+                for pos, i in enumerate(remaining)]
+        runs += [(i, part // len(remaining)) for i in extra_in]
+        for i, share in runs:
             if share > 0:
                 sub = cfg[0]
                 sub.iterations = <int32_t>min(share, 2147483647)
@@ -828,22 +839,31 @@ cdef tuple _focus(CoreState root, const SearchConfig* cfg, Tree* t, int64_t budg
                 if t.failed or (stop_flag != NULL and cc_load_flag(stop_flag)):
                     stopped = True
                     break
-        order = []
-        for i in remaining:
+        keys = {}
+        for i in remaining + extra_in:
             node = _node_of(t, cands[i]["path"])
             if node >= 0 and t.nodes[node].visits > 0:
-                order.append((t.nodes[node].w / t.nodes[node].visits, t.nodes[node].visits, -i))
+                keys[i] = (t.nodes[node].w / t.nodes[node].visits, t.nodes[node].visits, -i)
             else:
-                order.append((-1.0, 0, -i))
-        order.sort(reverse=True)
-        remaining = [-key[2] for key in order]
+                keys[i] = (-1.0, 0, -i)
+        remaining.sort(key=lambda i: keys[i], reverse=True)
         if stopped:
             break
         keep = 1 if r == rounds - 1 else (len(remaining) + 1) // 2
+        if r == rounds - 1:
+            # the last pick among the finalists goes to the most visited (their last shares were equal, so
+            # this is the tree's own preference among the turns halving left): a pick by the mean of two
+            # close turns went by noise, and the top turn changed with the seed (results/estimator.md)
+            remaining.sort(key=lambda i: (keys[i][1], keys[i][0], keys[i][2]), reverse=True)
         for i in remaining[keep:]:
             reached[i] = r + 1
+        for i in list(extra_in):
+            # where the extra would stand among the candidates: out if it is below the last one kept
+            if keys[i] < keys[remaining[keep - 1]]:
+                reached[i] = r + 1
+                extra_in.remove(i)
         remaining = remaining[:keep]
-    for i in remaining:
+    for i in remaining + extra_in:
         reached[i] = rounds + 1
     for i, c in enumerate(cands):
         # a named turn that a tiny budget left unexplored still gets the iterations that reach its end (a

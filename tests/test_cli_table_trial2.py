@@ -201,9 +201,10 @@ def test_hint_move_is_one_search_and_reports_its_whole_time(tmp_path):
                if tuple(t.split("; ")) not in listed)
     out = run("hint", f, "--iterations", 600, "-q", "--move", odd).stdout.splitlines()
     assert out[1].startswith("budget: 600 iterations in each of 1 search process; took ")
-    assert " s of wall time; 600 iterations, " in out[1]
     info = json.loads(run("hint", f, "--iterations", 600, "--json", "-q", "--move", odd).stdout)["rootInfo"]
-    assert info["iterations"] == 600 and info["searches"] == 1
+    # one search: the budget, and the unlisted turn's share of the final choice on top of it
+    assert f" s of wall time; {info['iterations']} iterations, " in out[1]
+    assert 600 < info["iterations"] < 700 and info["searches"] == 1
 
 
 # ---------------------------------------------------------------- 9. joining a game

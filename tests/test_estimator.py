@@ -71,6 +71,10 @@ def test_an_unlisted_turn_is_searched_beside_the_candidates(mid_game):
     j = judge_turn(mid_game, moves, named)
     assert j.in_list and j.turn.named and j.turn.focus >= 1 and j.turn.visits >= 30
     assert j.rank == 1 + [t.named for t in named.turns].index(True)
+    # naming it changed neither the final choice nor the figures of the search's own candidates
+    own = [t for t in named.turns if not t.named and t.focus > 0]
+    assert [(t.moves, t.visits, t.focus) for t in own] == [(t.moves, t.visits, t.focus) for t in r.turns if t.focus > 0]
+    assert named.turns[0].moves == r.turns[0].moves or named.turns[0].named
 
 
 def test_named_turns_are_checked_by_the_core(mid_game):
