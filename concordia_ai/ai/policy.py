@@ -15,13 +15,14 @@ shipped weights (`require`) and refuses to run without them: there is never a si
 """
 from __future__ import annotations
 
-import hashlib
 import json
 from pathlib import Path
 
 import numpy as np
 
 from .. import core
+from . import weights_file
+from .weights_file import sha256_of  # noqa: F401  (scripts and tests name it here)
 from ..engine.content import DATA_DIR as PACKAGE_DATA
 from ..engine.errors import ConcordiaError
 
@@ -38,10 +39,6 @@ class PolicyWeightsError(ConcordiaError):
 
 
 _loaded: str | None = None   # the path whose weights are in the core
-
-
-def sha256_of(path: Path) -> str:
-    return hashlib.sha256(path.read_bytes()).hexdigest()
 
 
 def check_set(w: dict[str, np.ndarray], where: str) -> None:
@@ -80,24 +77,9 @@ def read_weights(weights: Path | None = None, meta: Path | None = None) -> dict[
     if not isinstance(counts, list) or not counts or any(n not in PLAYER_COUNTS for n in counts):
         raise PolicyWeightsError(f"policy weights: {meta} lists players {counts!r}; expected a non-empty list "
                                  f"of player counts from {PLAYER_COUNTS}")
-    try:
-        digest = sha256_of(weights)
-    except OSError as e:
-        raise PolicyWeightsError(f"policy weights: cannot read {weights}: {e.strerror or e}") from None
-    if digest != info.get("sha256"):
-        raise PolicyWeightsError(f"policy weights: {weights} does not match the checksum in {meta} (damaged or "
-                                 "replaced; regenerate with scripts/train_policy.py)")
-    try:
-        with np.load(weights, allow_pickle=False) as z:
-            arrays = {k: z[k] for k in z.files}
-    except (OSError, ValueError) as e:
-        raise PolicyWeightsError(f"policy weights: {weights} is not a weights archive: {e}") from None
-    sets = {}
+    sets = weights_file.read_sets(weights, meta, info, counts, ARRAYS, PolicyWeightsError, "policy weights",
+                                  "scripts/train_policy.py")
     for n in counts:
-        try:
-            sets[n] = {k: np.asarray(arrays[f"p{n}_{k}"], dtype=np.float32) for k in ARRAYS}
-        except KeyError as e:
-            raise PolicyWeightsError(f"policy weights: {weights} has no array {e.args[0]}") from None
         check_set(sets[n], f"{weights} p{n}")
     return sets
 

@@ -11,7 +11,6 @@ counts that produced them). `scripts/train_value.py` regenerates both from a see
 """
 from __future__ import annotations
 
-import hashlib
 import json
 import threading
 from pathlib import Path
@@ -19,6 +18,8 @@ from pathlib import Path
 import numpy as np
 
 from .. import core
+from . import weights_file
+from .weights_file import sha256_of  # noqa: F401  (scripts and tests name it here)
 from ..engine.content import DATA_DIR as PACKAGE_DATA
 from ..engine.errors import ConcordiaError
 
@@ -41,10 +42,6 @@ _loaded: str | None = None   # the path whose weights are in the core
 _loading = threading.RLock()
 
 
-def sha256_of(path: Path) -> str:
-    return hashlib.sha256(path.read_bytes()).hexdigest()
-
-
 def read_weights(weights: Path = WEIGHTS, meta: Path = META) -> dict[int, dict[str, np.ndarray]]:
     """The weight sets by player count, after checking the metadata, checksum, shapes and values."""
     weights, meta = Path(weights), Path(meta)
@@ -57,24 +54,9 @@ def read_weights(weights: Path = WEIGHTS, meta: Path = META) -> dict[int, dict[s
     if info.get("features") != core.VALUE_FEATURES:
         raise ValueWeightsError(f"value weights: {meta} was made for {info.get('features')} features; this "
                                 f"core computes {core.VALUE_FEATURES} (retrain with scripts/train_value.py)")
-    try:
-        digest = sha256_of(weights)
-    except OSError as e:
-        raise ValueWeightsError(f"value weights: cannot read {weights}: {e.strerror or e}") from None
-    if digest != info.get("sha256"):
-        raise ValueWeightsError(f"value weights: {weights} does not match the checksum in {meta} (damaged or "
-                                "replaced; regenerate with scripts/train_value.py)")
-    try:
-        with np.load(weights, allow_pickle=False) as z:
-            arrays = {k: z[k] for k in z.files}
-    except (OSError, ValueError) as e:
-        raise ValueWeightsError(f"value weights: {weights} is not a weights archive: {e}") from None
-    sets = {}
+    sets = weights_file.read_sets(weights, meta, info, PLAYER_COUNTS, ARRAYS, ValueWeightsError, "value weights",
+                                  "scripts/train_value.py")
     for n in PLAYER_COUNTS:
-        try:
-            sets[n] = {k: np.asarray(arrays[f"p{n}_{k}"], dtype=np.float32) for k in ARRAYS}
-        except KeyError as e:
-            raise ValueWeightsError(f"value weights: {weights} has no array {e.args[0]}") from None
         w1 = sets[n]["w1"]
         if w1.ndim != 2 or w1.shape[1] != core.VALUE_FEATURES or not 1 <= w1.shape[0] <= core.VALUE_HIDDEN_MAX:
             raise ValueWeightsError(f"value weights: p{n}_w1 has shape {w1.shape}; expected (H, "
