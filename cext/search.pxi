@@ -882,12 +882,78 @@ cdef tuple _focus(CoreState root, const SearchConfig* cfg, Tree* t, int64_t budg
             total_it += it
             total_s += sec
             tries += 1
+    winner = remaining[0]
+    if not stopped and not t.failed:
+        winner = _tie_break(root, t, cands, natural, winner)
+        if winner != remaining[0]:
+            reached[winner], reached[remaining[0]] = rounds + 1, rounds
     marks = {}
     for i, c in enumerate(cands):
         node = _node_of(t, c["path"])
         if node >= 0:
             marks[node] = (reached[i], c["named"])
-    return marks, list(cands[remaining[0]]["path"]), total_it, total_s
+    return marks, list(cands[winner]["path"]), total_it, total_s
+
+
+# the final pick's tie: two turns whose mean rewards differ by less than this, or than two standard errors
+# of their difference, are equally good as far as the search can tell
+TIE_REWARD = 0.01
+
+
+cdef int _tie_break(CoreState root, const Tree* t, list cands, int natural, int best):
+    """The final pick among the turns tied with halving's winner `best`: the candidates (not the named
+    extras: naming a turn must not change the choice) with at least a quarter of its visits and a mean reward
+    within max(TIE_REWARD, 2 standard errors of the difference) of its own. Which of two tied turns the
+    halving keeps goes by the seed, so among them the pick follows a rule that does not: the better
+    end-of-turn position by the hand evaluation (the player's estimated final VP minus the best other
+    player's), then the shorter turn (no moves that change nothing), then the lower action codes."""
+    cdef int i, node
+    cdef Node nd
+    cdef double m, p, se2
+    stats = {}
+    for i in range(natural):
+        node = _node_of(t, cands[i]["path"])
+        if node < 0 or t.nodes[node].visits < 16:
+            continue
+        nd = t.nodes[node]
+        m = nd.w / nd.visits
+        p = nd.win / nd.visits
+        # the standard error of the reward, estimated from the win values' spread (win2)
+        se2 = max(0.0, nd.win2 / nd.visits - p * p) / nd.visits
+        stats[i] = (m, se2, nd.visits)
+    if best not in stats:
+        return best
+    mb, sb, vb = stats[best]
+    tied = [i for i, (m, se2, v) in stats.items()
+            if v * 4 >= vb and abs(m - mb) <= max(TIE_REWARD, 2.0 * sqrt(se2 + sb))]
+    if len(tied) < 2:
+        return best
+    return max(tied, key=lambda i: (_end_advantage(root, cands[i]["path"]), -len(cands[i]["path"]),
+                                    [-a for a in cands[i]["path"]]))
+
+
+cdef float _end_advantage(CoreState root, list path):
+    """The hand evaluation after the turn `path` (a prefix finished with the greedy policy from a fixed
+    seed): the deciding player's estimated final VP minus the best other player's."""
+    cdef State st
+    cdef int32_t acts[MAX_TURN_LEN]
+    cdef float v[MAX_P]
+    cdef uint64_t r = seed_mix(<uint64_t>0x746965)
+    cdef int j, n = len(path), p = root.s.decider
+    cdef float best_other = -1e9
+    for j in range(n):
+        acts[j] = path[j]
+    n = complete_turn(&root.s, acts, n, &r)
+    memcpy(&st, &root.s, sizeof(State))
+    st.order_known = 0
+    st.chance_external = 1
+    for j in range(n):
+        apply_action(&st, acts[j])
+    evaluate(&st, v)
+    for j in range(st.n_players):
+        if j != p and v[j] > best_other:
+            best_other = v[j]
+    return v[p] - best_other
 
 
 cdef list _principal_turns(const Tree* t, const State* root, int limit):

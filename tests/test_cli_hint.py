@@ -123,11 +123,21 @@ def test_bots_command():
     assert {"name": "c", "type": "float", "default": 0.7} in ismcts["params"]
 
 
-@pytest.mark.parametrize("players,noted", [(2, True), (3, False)])
-def test_hint_says_when_its_win_percent_is_not_calibrated(tmp_path, players, noted):
+@pytest.mark.parametrize("players,iterations,noted", [
+    (2, 400, "no calibration map applies"),     # the hand formula: the file holds no map for it
+    (3, 14000, None),                           # 14,000 iterations ~ 0.1 s: the value model's map applies
+    (3, 400, "far from it"),                    # ~ 0.003 s: the nearest map is 35 times away
+])
+def test_hint_says_when_its_win_percent_is_not_calibrated(tmp_path, monkeypatch, players, iterations, noted):
+    from concordia_ai.ai import calibration
+    cal = tmp_path / "calibration.json"
+    cal.write_text(json.dumps({"format": calibration.FORMAT, "maps": [
+        {"eval": "net", "players": [3, 4, 5], "seconds": 0.1, "a": 0.85, "b": -0.28}]}))
+    monkeypatch.setattr(calibration, "CALIBRATION", cal)
     f = tmp_path / "g.json"
     run("new", f, "--players", players, "--seed", 5)
-    r = run("hint", f, "--iterations", 400, "--top", 1)
-    assert ("no calibration map applies" in r.stdout) is noted
-    data = json.loads(run("hint", f, "--iterations", 400, "--top", 1, "--json", "-q").stdout)
-    assert any("no calibration map" in w for w in data["warnings"]) is noted
+    r = run("hint", f, "--iterations", iterations, "--top", 1)
+    notes = ["no calibration map applies", "far from it"]
+    assert [n for n in notes if n in r.stdout] == ([noted] if noted else [])
+    data = json.loads(run("hint", f, "--iterations", iterations, "--top", 1, "--json", "-q").stdout)
+    assert [n for n in notes if any(n in w for w in data["warnings"])] == ([noted] if noted else [])

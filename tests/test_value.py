@@ -150,39 +150,19 @@ def test_search_with_the_model_reports_probabilities_not_indicators():
     assert r.best.win_se > 0
 
 
-def test_the_calibration_map_is_checked_and_applied(tmp_path):
-    good = tmp_path / "cal.json"
-    good.write_text(json.dumps({"players": {"4": {"a": 0.5, "b": -0.2}}}))
-    table = value.calibration_map(good)
-    assert table == {4: (0.5, -0.2)}
-    bad = tmp_path / "bad.json"
-    bad.write_text(json.dumps({"players": {"4": {"a": -1.0, "b": 0.0}}}))
-    with pytest.raises(value.ValueWeightsError, match="increasing"):
-        value.calibration_map(bad)
-    bad.write_text("[1, 2]")
-    with pytest.raises(value.ValueWeightsError, match="not a calibration file"):
-        value.calibration_map(bad)
-
-
-def test_calibrate_follows_the_platt_map_and_its_slope(monkeypatch):
-    monkeypatch.setattr(value, "_calibration", {4: (0.5, -0.2)})
-    p, se = value.calibrate(0.8, 0.01, 4)
-    z = 0.5 * np.log(0.8 / 0.2) - 0.2
-    expected = 1 / (1 + np.exp(-z))
-    assert p == pytest.approx(expected)
-    assert se == pytest.approx(0.01 * 0.5 * expected * (1 - expected) / (0.8 * 0.2))
-    assert value.calibrate(0.8, 0.01, 3) == (0.8, 0.01)      # no map for 3 players: the raw value
-    monkeypatch.setattr(value, "_calibration", {})
-
-
 def test_a_search_reports_its_raw_mean_beside_the_calibrated_win():
+    from concordia_ai.ai import calibration
+    from concordia_ai.ai.search import calibration_map
     game = Game.new("imperium", 4, 2)
-    r = search(game, SearchConfig(iterations=800, seed=3))
+    config = SearchConfig(iterations=800, seed=3)
+    r = search(game, config)
     best = r.best
     assert best.win_raw is not None and 0 <= best.win_raw <= 1
     # the shown win is the seat's share after every seat's raw win went through the map (they sum to 1)
     assert best.win == pytest.approx(best.seats[game.decider]) and sum(best.seats) == pytest.approx(1.0)
-    mapped = value.calibrate(best.win_raw, 0.0, 4)[0]
+    cmap = calibration_map(config, 4)
+    assert cmap is not None and cmap.eval == "net" and 4 in cmap.players
+    mapped = calibration.calibrate(best.win_raw, 0.0, cmap)[0]
     assert best.win != mapped and abs(best.win - mapped) < 0.05
 
 
@@ -193,8 +173,14 @@ def test_reliability_gives_the_expected_calibration_error():
 
 
 @pytest.mark.parametrize("players,same_as", [(2, "hand"), (3, "net"), (5, "net")])
-def test_auto_evaluation_is_the_hand_formula_with_two_players_and_the_model_otherwise(players, same_as):
+def test_auto_evaluation_is_the_hand_formula_with_two_players_and_the_model_otherwise(players, same_as,
+                                                                                    tmp_path, monkeypatch):
+    from concordia_ai.ai import calibration
     from concordia_ai.ai.search import effective_eval
+    cal = tmp_path / "calibration.json"       # maps for the value model only
+    cal.write_text(json.dumps({"maps": [{"eval": "net", "players": [2, 3, 4, 5], "seconds": 0.1, "a": 0.85,
+                                         "b": -0.28}]}))
+    monkeypatch.setattr(calibration, "CALIBRATION", cal)
     assert SearchConfig().eval == "auto" and effective_eval("auto", players) == same_as
     game = Game.new("italia", players, 9)
     auto = search(game, SearchConfig(iterations=800, seed=3))
@@ -202,3 +188,5 @@ def test_auto_evaluation_is_the_hand_formula_with_two_players_and_the_model_othe
     assert [(c.move, c.visits, c.win) for c in auto.candidates] == [(c.move, c.visits, c.win) for c in fixed.candidates]
     if same_as == "hand":      # no calibration map for the hand formula: the shown figure is the raw mean
         assert all(c.win == c.win_raw for c in auto.candidates)
+    else:
+        assert any(c.win != c.win_raw for c in auto.candidates)

@@ -17,6 +17,7 @@ import math
 from dataclasses import asdict, dataclass, field, fields
 
 from .. import core
+from . import calibration
 from ..engine import limits
 from ..engine.errors import GameError
 
@@ -344,29 +345,35 @@ def _turn_from_raw(game, raw: dict, config: SearchConfig) -> TurnCandidate:
 def shown_win(config: SearchConfig, game, raw_win: float, se: float, raw_seats: list[float]):
     """The win % shown for the deciding seat, its standard error, and every seat's share (summing to 1).
 
-    The search backs up every seat's win value (they sum to 1); each goes through the calibration map
-    (_probability) and the shares are normalised again, so the figures a player reads add up to 100 %
-    and the deciding seat's figure is its share. Without a map (the hand formula) they are the raw means."""
-    shown, se = _probability(config, game, raw_win, se)
+    The search backs up every seat's win value (they sum to 1); each goes through the calibration map of
+    the search's setting (calibration_map) and the shares are normalised again, so the figures a player
+    reads add up to 100 % and the deciding seat's figure is its share. Without a map they are the raw means."""
+    cmap = calibration_map(config, game.n_players)
+    shown, se = calibration.calibrate(raw_win, se, cmap)
     if len(raw_seats) != game.n_players or sum(raw_seats) <= 0:
         return shown, se, []
-    if effective_eval(config.eval, game.n_players) != "net":
+    if cmap is None:
         return shown, se, list(raw_seats)      # no map: the raw shares, which sum to 1 as backed up
-    cal = [_probability(config, game, s, 0.0)[0] for s in raw_seats]
+    cal = [calibration.calibrate(s, 0.0, cmap)[0] for s in raw_seats]
     total = sum(cal)
     seats = [c / total for c in cal]
     share = seats[game.decider]
     return share, (se * share / shown if shown > 0 else se), seats
 
 
-def _probability(config: SearchConfig, game, raw_win: float, se: float) -> tuple[float, float]:
-    """The win % shown for a raw search value. The search's own mean is optimistic for the player who
-    decides (it plans that player's moves better than it plays the others'); with the value model, the
-    shown figure goes through the calibration map fitted on held-out self-play (value.calibrate)."""
-    if effective_eval(config.eval, game.n_players) != "net":
-        return raw_win, se
-    from . import value
-    return value.calibrate(raw_win, se, game.n_players)
+def calibration_map(config: SearchConfig, players: int) -> "calibration.PlattMap | None":
+    """The calibration map for this search's evaluation, player count and budget (ai/calibration.py): the
+    search's own mean is optimistic for the player who decides, by an amount that depends on all three."""
+    return calibration.find(effective_eval(config.eval, players), players, calibration_budget(config))
+
+
+def calibration_budget(config: SearchConfig) -> float:
+    return calibration.budget_seconds(config.seconds, config.iterations, config.jobs)
+
+
+def calibration_note(config: SearchConfig, players: int) -> str | None:
+    """The warning a hint shows when its win % is not calibrated for this setting (None when it is)."""
+    return calibration.note(effective_eval(config.eval, players), players, calibration_budget(config))
 
 
 def turn_end_key(game, moves: list[int]):

@@ -27,7 +27,6 @@ FORMAT = "concordia-value-v1"
 DATA_DIR = PACKAGE_DATA / "value"
 WEIGHTS = DATA_DIR / "weights.npz"
 META = DATA_DIR / "weights.json"
-CALIBRATION = DATA_DIR / "calibration.json"     # the map from the search's raw win values to probabilities
 PLAYER_COUNTS = (2, 3, 4, 5)
 ARRAYS = ("w1", "b1", "w_win", "w_vp", "b_vp", "vp_scale")
 
@@ -120,42 +119,6 @@ def forward_numpy(w: dict[str, np.ndarray], x: np.ndarray) -> tuple[np.ndarray, 
     p /= p.sum(axis=-1, keepdims=True)
     vp = float(w["vp_scale"]) * (h @ w["w_vp"] + float(w["b_vp"]))
     return p, vp
-
-
-_calibration: dict[int, tuple[float, float]] | None = None
-
-
-def calibration_map(path: Path = CALIBRATION) -> dict[int, tuple[float, float]]:
-    """(a, b) per player count of the Platt map p -> sigmoid(a logit(p) + b), fitted on held-out self-play
-    positions by scripts/calibration.py --fit; {} (no map: the raw value is shown) without the file."""
-    global _calibration
-    if _calibration is None or path != CALIBRATION:
-        try:
-            info = json.loads(Path(path).read_text(encoding="utf-8"))
-            table = {int(n): (float(v["a"]), float(v["b"])) for n, v in info["players"].items()}
-        except FileNotFoundError:
-            table = {}
-        except (OSError, ValueError, KeyError, TypeError, AttributeError) as e:
-            raise ValueWeightsError(f"value calibration: {path} is not a calibration file: {e}") from None
-        if any(not (np.isfinite(a) and np.isfinite(b) and a > 0) for a, b in table.values()):
-            raise ValueWeightsError(f"value calibration: {path} holds a map that is not finite and increasing")
-        if path != CALIBRATION:
-            return table
-        _calibration = table
-    return _calibration
-
-
-def calibrate(p: float, se: float, players: int) -> tuple[float, float]:
-    """The search's raw win value p (and its standard error) as a probability of winning, by the Platt map
-    for this player count; the standard error follows by the map's slope (the delta method)."""
-    ab = calibration_map().get(players)
-    if ab is None or p <= 0.0 or p >= 1.0:
-        return p, se                # a certain outcome (every iteration ended the game) stays certain
-    a, b = ab
-    q = min(max(p, 1e-6), 1 - 1e-6)
-    out = 1.0 / (1.0 + np.exp(-(a * np.log(q / (1 - q)) + b)))
-    slope = a * out * (1 - out) / (q * (1 - q))
-    return float(out), float(se * slope)
 
 
 def reliability(p: np.ndarray, y: np.ndarray, bins: int = 10) -> tuple[float, list[dict]]:

@@ -170,13 +170,13 @@ def _turn_hint(game_file, game, result, config, described, top, judgement, as_js
     from dataclasses import asdict
 
     from ..protocol import analyze
-    from ..ai.search import effective_eval
+    from ..ai.search import calibration_note
     from ..ai.turns import hint_warnings, line_after, turn_effect
     turns = analyze.turn_dicts(game, result, top)
     warnings = hint_warnings(result.turns, result.searches)
-    if effective_eval(config.eval, game.n_players) != "net":
-        warnings.append("win % here is the search's own estimate with the hand formula (the default with 2 "
-                        "players); no calibration map applies to it, and its calibration is not measured")
+    cal_note = calibration_note(config, game.n_players)
+    if cal_note:
+        warnings.append(cal_note)
     effect = turn_effect(game, result.turns[0].moves) if result.turns else None
     judged = _judgement_dict(judgement) if judgement else None
     wall = getattr(result, "wall_seconds", None)

@@ -12,7 +12,7 @@ import itertools
 import threading
 import time
 from .. import core
-from ..ai.search import TABLE_FOCUS, SearchConfig, effective_eval, search, settled
+from ..ai.search import TABLE_FOCUS, SearchConfig, calibration_note, search, settled
 from ..ai.turns import hint_warnings, recorded_turns
 from ..engine import limits
 from ..engine.game import Game
@@ -122,9 +122,9 @@ def hint_work(game: Game, config: SearchConfig, top: int):
         for t, cand in zip(turns, result.turns):
             t["targets"] = turn_targets(game, cand.moves)
         warnings = hint_warnings(result.turns, result.searches)
-        if effective_eval(config.eval, game.n_players) != "net":
-            warnings.append("win % here is the search's own estimate with the hand formula (the default with 2 "
-                            "players); no calibration map applies to it, and its calibration is not measured")
+        cal_note = calibration_note(config, game.n_players)
+        if cal_note:
+            warnings.append(cal_note)
         order = "expected VP (the winner is settled)" if settled(result.turns) else "win % less two standard errors"
         return {"player": game.names[game.decider], "turns": turns, "iterations": result.iterations,
                 "warnings": warnings, "order": order}
