@@ -58,7 +58,13 @@ ctypedef struct Node:
     float margin
     float win2           # root player's summed squared win values: the standard error of `win`
     float vp2
-    float seat_win[MAX_P]   # every seat's summed win values: the players' win shares through this node (sum 1)
+    float margin2        # root player's summed squared margins: the one standard error of the shown figures
+    float seat_vp[MAX_P]    # every seat's summed estimated final VP: the locations of the final-result model
+                            # (concordia_ai/ai/outcome.py), from which every shown figure comes
+    int32_t term         # iterations that reached the game's end: their results are exact, not estimated
+    float term_margin    # ... the root player's summed margins over them
+    float term_win[MAX_P]   # ... every seat's wins (1 for the winner) over them
+    float term_vp[MAX_P]    # ... every seat's final VP over them
     float prior          # the policy's prior of the action when it was expanded (0 without the policy)
     int8_t mover         # seat that chose the action, -1 for a chance outcome
 
@@ -502,10 +508,17 @@ cdef int ismcts(const State* root, const SearchConfig* cfg, Tree* t, int32_t* do
             t.nodes[node].vp += val[rootp]
             t.nodes[node].vp2 += val[rootp] * val[rootp]
             t.nodes[node].margin += margin
+            t.nodes[node].margin2 += margin * margin
             t.nodes[node].win += wr
             t.nodes[node].win2 += wr * wr
             for k in range(st.n_players):
-                t.nodes[node].seat_win[k] += winp[k]
+                t.nodes[node].seat_vp[k] += val[k]
+            if terminal:
+                t.nodes[node].term += 1
+                t.nodes[node].term_margin += margin
+                for k in range(st.n_players):
+                    t.nodes[node].term_win[k] += winp[k]
+                    t.nodes[node].term_vp[k] += val[k]
         it += 1
     done_iterations[0] = it
     seconds[0] = cc_thread_seconds() - t0
@@ -629,9 +642,11 @@ def search_config(CoreState root not None, dict config not None):
                 focus_turns=cfg.focus_turns, policy=cfg.policy_w, seed=cfg.seed)
 
 
-def search(CoreState root not None, dict config not None, StopToken stop=None, named=None):
+def search(CoreState root not None, dict config not None, StopToken stop=None, named=None, outcome=None):
     """Run ISMCTS for the player deciding at `root`. Returns a dict of root statistics (see search.py).
-    With `stop`, another thread may end the search early (`stopped` in the result).
+    With `stop`, another thread may end the search early (`stopped` in the result). `outcome`: the
+    final-result model's (k, d, sigma) for this position (concordia_ai/ai/outcome.py), by which the final
+    choice halves; None: by mean reward.
 
     With `focus` > 0 in the config, the last `focus` share of the budget is a final choice over whole
     turns (_focus: sequential halving among the `focus_turns` most visited ones). `named` whole turns
@@ -650,6 +665,7 @@ def search(CoreState root not None, dict config not None, StopToken stop=None, n
     if root.s.phase == PH_OVER or root.s.decider < 0:
         raise ValueError("no player decides in this position (game over or a card to reveal)")
     fill_config(&cfg, config, root.s.n_players, True)
+    model = _outcome_tuple(outcome)
     focus = cfg.focus
     focus_turns = cfg.focus_turns
     named_turns = _check_named(root, named)
@@ -682,7 +698,7 @@ def search(CoreState root not None, dict config not None, StopToken stop=None, n
                 left = <int64_t>(iters / max(secs, 1e-9) * max(0.0, cfg.seconds - secs))
                 budget = left if budget < 0 else min(budget, left)
             marks, choice, extra_it, extra_s = _focus(root, &cfg, &t, max(0, budget), focus_turns, named_turns,
-                                                      stop_flag)
+                                                      stop_flag, model)
             iters += extra_it
             secs += extra_s
         children = []
@@ -699,8 +715,8 @@ def search(CoreState root not None, dict config not None, StopToken stop=None, n
             children.append(dict(action=nd.action, visits=nd.visits, mean=nd.w / max(1, nd.visits),
                                  win=nd.win / max(1, nd.visits), vp=nd.vp / max(1, nd.visits),
                                  margin=nd.margin / max(1, nd.visits), win2=nd.win2 / max(1, nd.visits),
-                                 vp2=nd.vp2 / max(1, nd.visits), pv=pv,
-                                 seats=[nd.seat_win[k] / max(1, nd.visits) for k in range(root.s.n_players)]))
+                                 vp2=nd.vp2 / max(1, nd.visits), margin2=nd.margin2 / max(1, nd.visits), pv=pv,
+                                 **_terminal_stats(&nd, root.s.n_players)))
             ch = nd.sibling
         key = (lambda c: (c["mean"], c["visits"])) if cfg.final_best_mean else (lambda c: (c["visits"], c["mean"]))
         children.sort(key=key, reverse=True)
@@ -710,7 +726,7 @@ def search(CoreState root not None, dict config not None, StopToken stop=None, n
                     bytes_per_node=sizeof(Node), seconds=secs, root_visits=t.nodes[0].visits,
                     out_of_memory=bool(t.failed), stopped=stop is not None and stop.stopped, turns=turns,
                     choice=choice,
-                    seats=[t.nodes[0].seat_win[k] / max(1, t.nodes[0].visits) for k in range(root.s.n_players)])
+                    **_terminal_stats(&t.nodes[0], root.s.n_players))
     finally:
         free(t.nodes)
 
@@ -769,14 +785,19 @@ cdef int _node_of(const Tree* t, list acts):
 
 
 cdef tuple _focus(CoreState root, const SearchConfig* cfg, Tree* t, int64_t budget, int k, list named,
-                  int* stop_flag):
+                  int* stop_flag, tuple outcome):
     """The final choice over whole turns: sequential halving (Karnin, Koren & Somekh 2013) among the k
-    most visited whole turns of the tree and the named turns. Each round shares its part of `budget`
-    evenly among the turns still in; every iteration of a turn's share follows it from the root
-    (ismcts' forced path) and searches on below it, so the figures stay the tree's own. After a
-    round, the lower half by the player's mean reward drops out (ties: more visits, then the earlier
-    candidate). Returns ({node: (round reached, named index or -1)}, the winner's actions, iterations,
-    CPU seconds)."""
+    most visited whole turns of the tree (the candidates) and the named turns. Each round shares its part
+    of `budget` evenly among the turns still in; every iteration of a turn's share follows it from the root
+    (ismcts' forced path) and searches on below it, so the figures stay the tree's own. After a round the
+    lower half drops out by the figure a player reads: the deciding seat's win share under the final-result
+    model `outcome` = (k, d, sigma) (concordia_ai/ai/outcome.py; _shown_share), or the mean reward without
+    one; ties by visits, then the earlier candidate. A named turn that is not a candidate (an extra) gets
+    the same share in every round it stays in, on top of the budget, and drops out where it would have, but
+    it is never among the finalists' survivors: naming a turn changes neither the candidates' figures nor
+    the choice. Returns ({node: (round reached, named index or -1, is a candidate)}, the survivor's actions,
+    iterations, CPU seconds). The last pick among the finalists is made by the caller on their final
+    figures (concordia_ai/ai/search.py final_pick), which also merges several searches."""
     cdef SearchConfig sub
     cdef int32_t path[MAX_TURN_LEN]
     cdef int32_t it = 0
@@ -789,9 +810,6 @@ cdef tuple _focus(CoreState root, const SearchConfig* cfg, Tree* t, int64_t budg
     for acts in _principal_turns(t, &root.s, max(2, k // 2)):
         if not any(c["path"] == acts for c in cands):
             cands.append(dict(path=acts, named=-1))
-    # a named turn among them is one of them; any other is an extra: it gets the same share as the
-    # candidates in every round it stays in, on top of the budget, and drops out where it would have, so
-    # naming a turn changes neither the candidates' figures nor the final choice
     extras = []
     for j, acts in enumerate(named):
         hit = next((c for c in cands if c["path"] == acts), None)
@@ -799,20 +817,21 @@ cdef tuple _focus(CoreState root, const SearchConfig* cfg, Tree* t, int64_t budg
             hit["named"] = j
         else:
             extras.append(dict(path=acts, named=j))
-    if not cands:
-        cands, extras = extras, []
-    if not cands:
+    if not cands and budget > 0:
         # no whole turn explored to its end yet: spend the rest as the search would have
-        if budget > 0:
-            sub = cfg[0]
-            sub.iterations = <int32_t>min(budget, 2147483647)
-            sub.seconds = 0.0
-            with nogil:
-                ismcts(&root.s, &sub, t, &it, &sec, stop_flag, NULL, 0)
-        return {}, None, it, sec
+        sub = cfg[0]
+        sub.iterations = <int32_t>min(budget, 2147483647)
+        sub.seconds = 0.0
+        with nogil:
+            ismcts(&root.s, &sub, t, &it, &sec, stop_flag, NULL, 0)
+        total_it, total_s = it, sec
+        cands = [dict(path=acts, named=-1) for acts in _full_turns(t, &root.s, k)]
+        budget = 0
+    if not cands and not extras:
+        return {}, None, total_it, total_s
     natural = len(cands)
     cands = cands + extras
-    rounds = max(1, <int>pymath.ceil(pymath.log2(natural)))
+    rounds = max(1, <int>pymath.ceil(pymath.log2(max(1, natural))))
     remaining = list(range(natural))
     extra_in = list(range(natural, len(cands)))
     reached = [0] * len(cands)
@@ -820,9 +839,9 @@ cdef tuple _focus(CoreState root, const SearchConfig* cfg, Tree* t, int64_t budg
     for r in range(rounds):
         # this round's part of the budget, shared out to the iteration (the total is exactly `budget`)
         part = budget * (r + 1) // rounds - budget * r // rounds
-        runs = [(i, part // len(remaining) + (1 if pos < part % len(remaining) else 0))
-                for pos, i in enumerate(remaining)]
-        runs += [(i, part // len(remaining)) for i in extra_in]
+        share_of = len(remaining) if remaining else 1
+        runs = [(i, part // share_of + (1 if pos < part % share_of else 0)) for pos, i in enumerate(remaining)]
+        runs += [(i, part // share_of) for i in extra_in]
         for i, share in runs:
             if share > 0:
                 sub = cfg[0]
@@ -843,18 +862,16 @@ cdef tuple _focus(CoreState root, const SearchConfig* cfg, Tree* t, int64_t budg
         for i in remaining + extra_in:
             node = _node_of(t, cands[i]["path"])
             if node >= 0 and t.nodes[node].visits > 0:
-                keys[i] = (t.nodes[node].w / t.nodes[node].visits, t.nodes[node].visits, -i)
+                keys[i] = (_shown_share(&t.nodes[node], root.s.n_players, root.s.decider, outcome),
+                           t.nodes[node].visits, -i)
             else:
                 keys[i] = (-1.0, 0, -i)
         remaining.sort(key=lambda i: keys[i], reverse=True)
-        if stopped:
+        if stopped or not remaining:
             break
         keep = 1 if r == rounds - 1 else (len(remaining) + 1) // 2
         if r == rounds - 1:
-            # the last pick among the finalists goes to the most visited (their last shares were equal, so
-            # this is the tree's own preference among the turns halving left): a pick by the mean of two
-            # close turns went by noise, and the top turn changed with the seed (results/estimator.md)
-            remaining.sort(key=lambda i: (keys[i][1], keys[i][0], keys[i][2]), reverse=True)
+            keep = min(2, len(remaining))     # the finalists: the caller picks between them
         for i in remaining[keep:]:
             reached[i] = r + 1
         for i in list(extra_in):
@@ -882,78 +899,73 @@ cdef tuple _focus(CoreState root, const SearchConfig* cfg, Tree* t, int64_t budg
             total_it += it
             total_s += sec
             tries += 1
-    winner = remaining[0]
-    if not stopped and not t.failed:
-        winner = _tie_break(root, t, cands, natural, winner)
-        if winner != remaining[0]:
-            reached[winner], reached[remaining[0]] = rounds + 1, rounds
     marks = {}
     for i, c in enumerate(cands):
         node = _node_of(t, c["path"])
         if node >= 0:
-            marks[node] = (reached[i], c["named"])
-    return marks, list(cands[winner]["path"]), total_it, total_s
+            marks[node] = (reached[i], c["named"], i < natural)
+    return marks, (list(cands[remaining[0]]["path"]) if remaining else None), total_it, total_s
 
 
-# the final pick's tie: two turns whose mean rewards differ by less than this, or than two standard errors
-# of their difference, are equally good as far as the search can tell
-TIE_REWARD = 0.01
+cdef dict _terminal_stats(const Node* nd, int n):
+    """A node's statistics for the final-result model: every seat's mean estimated final VP over all its
+    iterations (`seat_vp`), and over those that reached the game's end (exact: `term` of them) the seats'
+    win rates, final VP and the root player's margin."""
+    cdef int k, v = max(1, nd.visits), e = max(1, nd.term)
+    return dict(seat_vp=[nd.seat_vp[k] / v for k in range(n)], term=nd.term,
+                term_win=[nd.term_win[k] / e for k in range(n)], term_vp=[nd.term_vp[k] / e for k in range(n)],
+                term_margin=nd.term_margin / e)
 
 
-cdef int _tie_break(CoreState root, const Tree* t, list cands, int natural, int best):
-    """The final pick among the turns tied with halving's winner `best`: the candidates (not the named
-    extras: naming a turn must not change the choice) with at least a quarter of its visits and a mean reward
-    within max(TIE_REWARD, 2 standard errors of the difference) of its own. Which of two tied turns the
-    halving keeps goes by the seed, so among them the pick follows a rule that does not: the better
-    end-of-turn position by the hand evaluation (the player's estimated final VP minus the best other
-    player's), then the shorter turn (no moves that change nothing), then the lower action codes."""
-    cdef int i, node
+cdef tuple _outcome_tuple(outcome):
+    if outcome is None:
+        return None
+    kk, dd, sigma = (float(x) for x in outcome)
+    if not (isfinite(kk) and isfinite(dd) and isfinite(sigma) and kk > 0 and sigma > 0):
+        raise ValueError(f"outcome: {outcome!r} is not (k > 0, d, sigma > 0), all finite")
+    return (kk, dd, sigma)
+
+
+def shown_share(seat_vp, int decider, outcome):
+    """_shown_share for given mean seat VPs (a test holds it equal to concordia_ai.ai.outcome)."""
     cdef Node nd
-    cdef double m, p, se2
-    stats = {}
-    for i in range(natural):
-        node = _node_of(t, cands[i]["path"])
-        if node < 0 or t.nodes[node].visits < 16:
-            continue
-        nd = t.nodes[node]
-        m = nd.w / nd.visits
-        p = nd.win / nd.visits
-        # the standard error of the reward, estimated from the win values' spread (win2)
-        se2 = max(0.0, nd.win2 / nd.visits - p * p) / nd.visits
-        stats[i] = (m, se2, nd.visits)
-    if best not in stats:
-        return best
-    mb, sb, vb = stats[best]
-    tied = [i for i, (m, se2, v) in stats.items()
-            if v * 4 >= vb and abs(m - mb) <= max(TIE_REWARD, 2.0 * sqrt(se2 + sb))]
-    if len(tied) < 2:
-        return best
-    return max(tied, key=lambda i: (_end_advantage(root, cands[i]["path"]), -len(cands[i]["path"]),
-                                    [-a for a in cands[i]["path"]]))
+    cdef int i, n = len(seat_vp)
+    if not 2 <= n <= MAX_P or not 0 <= decider < n:
+        raise ValueError("shown_share: 2-5 seats and a deciding seat among them")
+    memset(&nd, 0, sizeof(Node))
+    nd.visits = 1
+    for i in range(n):
+        nd.seat_vp[i] = seat_vp[i]
+    return _shown_share(&nd, n, decider, _outcome_tuple(outcome))
 
 
-cdef float _end_advantage(CoreState root, list path):
-    """The hand evaluation after the turn `path` (a prefix finished with the greedy policy from a fixed
-    seed): the deciding player's estimated final VP minus the best other player's."""
-    cdef State st
-    cdef int32_t acts[MAX_TURN_LEN]
-    cdef float v[MAX_P]
-    cdef uint64_t r = seed_mix(<uint64_t>0x746965)
-    cdef int j, n = len(path), p = root.s.decider
-    cdef float best_other = -1e9
-    for j in range(n):
-        acts[j] = path[j]
-    n = complete_turn(&root.s, acts, n, &r)
-    memcpy(&st, &root.s, sizeof(State))
-    st.order_known = 0
-    st.chance_external = 1
-    for j in range(n):
-        apply_action(&st, acts[j])
-    evaluate(&st, v)
-    for j in range(st.n_players):
-        if j != p and v[j] > best_other:
-            best_other = v[j]
-    return v[p] - best_other
+cdef double _shown_share(const Node* nd, int n, int decider, tuple outcome):
+    """The deciding seat's win share through node nd under the final-result model (k, d, sigma): over the
+    iterations that reached the game's end, its exact win rate; over the others, softmax over the seats of
+    m_i / sigma with m_i = k (mu_i - mean mu) - d [i = decider], mu_i the seat's mean estimated final VP
+    over them (the same formula as concordia_ai/ai/outcome.py, which a test compares). The mean reward
+    without a model."""
+    cdef double m[MAX_P]
+    cdef double mean = 0.0, top = -1e300, total = 0.0, kk, dd, sigma, cut_share
+    cdef int i, cut
+    if outcome is None or nd.visits <= 0:
+        return nd.w / max(1, nd.visits)
+    cut = nd.visits - nd.term
+    if cut <= 0:
+        return nd.term_win[decider] / nd.term
+    kk, dd, sigma = outcome
+    for i in range(n):
+        m[i] = (nd.seat_vp[i] - nd.term_vp[i]) / cut
+        mean += m[i]
+    mean /= n
+    for i in range(n):
+        m[i] = kk * (m[i] - mean) - (dd if i == decider else 0.0)
+        if m[i] > top:
+            top = m[i]
+    for i in range(n):
+        total += exp((m[i] - top) / sigma)
+    cut_share = exp((m[decider] - top) / sigma) / total
+    return (nd.term_win[decider] + cut * cut_share) / nd.visits
 
 
 cdef list _principal_turns(const Tree* t, const State* root, int limit):
@@ -1277,7 +1289,7 @@ cdef list _turn_dicts(const Tree* t, const State* root, int limit, uint64_t seed
             rec = out.recs[i]
             if i >= limit and rec.node not in marks:
                 continue
-            focus, named = marks.get(rec.node, (0, -1))
+            focus, named, candidate = marks.get(rec.node, (0, -1, False))
             if rec.node not in marks:
                 # a turn below a turn prefix that the final choice judged (a principal turn the tree had
                 # not finished) carries that prefix's round
@@ -1304,8 +1316,10 @@ cdef list _turn_dicts(const Tree* t, const State* root, int limit, uint64_t seed
             turns.append(dict(actions=[acts[j] for j in range(n)], tree_len=rec.len, partial=bool(rec.partial),
                               visits=nd.visits, mean=nd.w / max(1, nd.visits), win=nd.win / max(1, nd.visits),
                               vp=nd.vp / max(1, nd.visits), margin=nd.margin / max(1, nd.visits),
+                              margin2=nd.margin2 / max(1, nd.visits),
                               after=after if not rec.partial else [], focus=focus, named=named,
-                              seats=[nd.seat_win[k] / max(1, nd.visits) for k in range(root.n_players)]))
+                              candidate=candidate,
+                              **_terminal_stats(&nd, root.n_players)))
         return turns
     finally:
         free(out.recs)

@@ -107,6 +107,21 @@ cdef class CoreState:
     def turns(self):
         return self.s.turns
 
+    @property
+    def end_triggered(self):
+        """The Concordia card is taken: the game ends after the other players' last turns."""
+        return self.s.end_player >= 0
+
+    @property
+    def cards_left(self):
+        """Market cards still to be bought: the face-down stack and the display (the horizon of the game:
+        the game ends when the last display card is bought, or earlier when a player builds a 15th house)."""
+        cdef int k, n = self.s.stack_len
+        for k in range(DISPLAY):
+            if self.s.display[k] >= 0:
+                n += 1
+        return n
+
     def colonist_location(self, int seat, int i):
         """Where colonist i (0-2 land, 3-5 sea) of `seat` stands: LOC_STORE, a city, or ROUTE_BASE + route."""
         if not 0 <= seat < self.s.n_players or not 0 <= i < NCOL:

@@ -124,20 +124,20 @@ def test_bots_command():
 
 
 @pytest.mark.parametrize("players,iterations,noted", [
-    (2, 400, "no calibration map applies"),     # the hand formula: the file holds no map for it
-    (3, 14000, None),                           # 14,000 iterations ~ 0.1 s: the value model's map applies
-    (3, 400, "far from it"),                    # ~ 0.003 s: the nearest map is 35 times away
+    (2, 400, "no fit for this setting"),        # the file holds no model for the hand formula
+    (3, 28000, None),                           # 28,000 iterations ~ 0.2 s: the value model's 0.3 s model applies
+    (3, 400, "far from it"),                    # ~ 0.003 s: the nearest model is 100 times away
 ])
 def test_hint_says_when_its_win_percent_is_not_calibrated(tmp_path, monkeypatch, players, iterations, noted):
-    from concordia_ai.ai import calibration
-    cal = tmp_path / "calibration.json"
-    cal.write_text(json.dumps({"format": calibration.FORMAT, "maps": [
-        {"eval": "net", "players": [3, 4, 5], "seconds": 0.1, "a": 0.85, "b": -0.28}]}))
-    monkeypatch.setattr(calibration, "CALIBRATION", cal)
+    from concordia_ai.ai import outcome
+    models = tmp_path / "outcome.json"
+    models.write_text(json.dumps({"format": outcome.FORMAT, "models": [
+        dict(eval="net", players=3, seconds=0.3, b=[0, 0], k=[1, 0], d=[0, 0], log_sigma=[2, 0])]}))
+    monkeypatch.setattr(outcome, "MODELS", models)
     f = tmp_path / "g.json"
     run("new", f, "--players", players, "--seed", 5)
     r = run("hint", f, "--iterations", iterations, "--top", 1)
-    notes = ["no calibration map applies", "far from it"]
+    notes = ["no fit for this setting", "far from it"]
     assert [n for n in notes if n in r.stdout] == ([noted] if noted else [])
     data = json.loads(run("hint", f, "--iterations", iterations, "--top", 1, "--json", "-q").stdout)
     assert [n for n in notes if any(n in w for w in data["warnings"])] == ([noted] if noted else [])

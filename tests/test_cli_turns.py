@@ -8,6 +8,7 @@ from concordia_ai.cli.budget import search_budget
 from concordia_ai.cli.app import UserError
 from concordia_ai.engine.game import CHANCE, Game
 from concordia_ai.table.game_file import GameFile
+from concordia_ai.ai import outcome
 from concordia_ai.ai.search import SearchConfig, TurnCandidate, merge_turns, rank_turns, search, win_se
 from concordia_ai.ai.turns import (
     hint_warnings,
@@ -58,8 +59,8 @@ def test_search_turns_are_legal_whole_turns():
         assert_whole_turn(game, t.moves)
         assert t.texts[0].startswith("play ") and not any(x.startswith("reveal") for x in t.texts)
         assert (t.tree_moves < len(t.moves)) if t.partial else (t.tree_moves == len(t.moves))
-        assert t.win_se == pytest.approx(win_se(t.win, t.visits))
-    assert r.turns == rank_turns(r.turns) and r.turns[0].tops == 1
+        assert t.win_se == outcome.predict_stats(t.stats, game.decider, r.horizon, r.model)[1]
+    assert r.turns == rank_turns(r.turns) and not r.turns[0].chosen     # focus 0: no final choice
     # transpositions (the same builds in another order) are one candidate
     ends = set()
     for t in r.turns:
@@ -87,25 +88,14 @@ def test_turn_ends_before_a_reveal_at_a_real_table():
         assert g.decider == (CHANCE if bought else 1), t.texts
 
 
-def test_win_se_and_ranking_by_lower_bound():
+def test_win_se_of_hand_built_turns_and_ranking_by_win():
     assert win_se(0.5, 0) == 0.5
     assert win_se(1.0, 8) == pytest.approx(((0.9 * 0.1) / 8) ** 0.5)          # p = (8 + 1) / (8 + 2)
     assert win_se(0.25, 98) == pytest.approx(((25.5 / 100) * (74.5 / 100) / 98) ** 0.5)
     a = TurnCandidate([1], ["a"], 1000, 0.5, 0.60, 20, 1, win_se(0.60, 1000))
-    b = TurnCandidate([2], ["b"], 5, 0.5, 0.80, 20, 1, win_se(0.80, 5))        # higher, but thin
-    c = TurnCandidate([3], ["c"], 900, 0.5, 0.62, 20, 1, win_se(0.62, 900))
-    assert [t.texts for t in rank_turns([a, b, c])] == [["c"], ["a"], ["b"]]
-
-
-def test_merged_standard_error_widens_when_searches_disagree():
-    from concordia_ai.ai.search import merged_win_se
-    assert merged_win_se(0.5, [(1000, 0.5), (1000, 0.5)]) == pytest.approx(win_se(0.5, 2000))
-    assert merged_win_se(0.5, [(2000, 0.5)]) == pytest.approx(win_se(0.5, 2000))
-    # 0.6 and 0.4 on 1000 visits each: phi = 2 * 1000 * 0.01 / (1 * 0.25) = 80
-    assert merged_win_se(0.5, [(1000, 0.6), (1000, 0.4)]) == pytest.approx(win_se(0.5, 2000) * 80 ** 0.5)
-    assert merged_win_se(0.5, [(1000, 0.6), (1000, 0.4)]) == pytest.approx(0.1, abs=1e-4)
-    # a search that never saw the turn does not count
-    assert merged_win_se(0.5, [(1000, 0.5), (0, 0.0)]) == pytest.approx(win_se(0.5, 1000))
+    b = TurnCandidate([2], ["b"], 5, 0.5, 0.80, 20, 1, win_se(0.80, 5))        # higher, but thin: its figure
+    c = TurnCandidate([3], ["c"], 900, 0.5, 0.62, 20, 1, win_se(0.62, 900))   # ranks it (its error says thin)
+    assert [t.texts for t in rank_turns([a, b, c])] == [["b"], ["c"], ["a"]]
 
 
 def test_merge_turns_by_the_position_reached():
@@ -115,18 +105,20 @@ def test_merge_turns_by_the_position_reached():
     other = parse_turn(game, ARCH.replace("build Massilia; build Carthago", "build Carthago; build Massilia"))
     assert other == one
     prefect = parse_turn(game, "play Prefect; cash")
-    mk = lambda moves, n, w, partial=False: TurnCandidate(moves, [], n, 0.5, w, 20.0, 2.0, win_se(w, n),  # noqa: E731
-                                                          partial, len(moves))
-    merged = merge_turns(game, [[mk(one, 300, 0.8), mk(prefect, 100, 0.4)],
-                                [mk(other, 100, 0.4), mk(prefect, 200, 0.7, partial=True)]])
+
+    def mk(moves, n, vp0, partial=False):
+        st = outcome.NodeStats(n, [vp0, 20.0, 20.0], vp0 - 20.0, (vp0 - 20.0) ** 2 + 4.0)
+        return TurnCandidate(moves, [], n, 0.5, 0.0, 0.0, 0.0, 0.0, partial, len(moves), stats=st)
+    model = outcome.Model("net", 3, 1.0, log_sigma=(1.5, 0.0))
+    merged = merge_turns(game, [[mk(one, 300, 30.0), mk(prefect, 100, 22.0)],
+                                [mk(other, 100, 26.0), mk(prefect, 200, 25.0, partial=True)]], model, 0.5)
     assert len(merged) == 2
     arch, pre = merged
-    assert arch.moves == one and arch.visits == 400 and arch.win == pytest.approx(0.7)
-    assert arch.tops == 1
-    # 0.8 on 300 visits and 0.4 on 100 disagree: phi = (300 * 0.01 + 100 * 0.09) / p(1-p), p = 281/402
-    p = 281 / 402
-    assert arch.win_se == pytest.approx(win_se(0.7, 400) * (12 / (p * (1 - p))) ** 0.5)
-    assert pre.visits == 300 and pre.win == pytest.approx(0.6) and not pre.partial and pre.tops == 1   # each search votes for its own top
+    # pooled over the visits: the seat's mean VP (300 * 30 + 100 * 26) / 400 = 29, and the figures from it
+    assert arch.moves == one and arch.visits == 400 and arch.stats.seat_vp == pytest.approx([29.0, 20.0, 20.0])
+    expect, se = outcome.predict_stats(arch.stats, game.decider, 0.5, model)
+    assert arch.win == expect.win and arch.win_se == se and arch.vp == pytest.approx(29.0)
+    assert pre.visits == 300 and pre.stats.seat_vp[0] == pytest.approx(24.0) and not pre.partial
     assert arch.texts == [x.strip() for x in ARCH.split(";")]
 
 
@@ -166,9 +158,9 @@ def test_hint_warnings_in_words():
     thin[0].moves = [1, 2, 3, 4]
     w = hint_warnings(thin, searches=2)
     assert w[0].startswith("Few visits: the top turn has only 150 (under 200)")
-    assert w[1] == ("Unstable: the top two turns are within their standard errors (60.0 ± 4.0 and 55.0 ± 4.2 "
-                    "win %); by this search either is about as good.")
-    assert w[2].startswith("Unstable: only 1 of the 2 independent searches")
+    assert w[1] == ("Close: the top two turns differ by 5.0 win % points, within two standard errors of the "
+                    "difference (11.6); by this search either is about as good.")
+    assert w[2].startswith("The 2 independent searches did not all choose this turn (1 of them did)")
     assert w[3] == "The search explored only the first 2 of the top turn's 4 moves; the rest is the greedy continuation."
     assert hint_warnings([]) == ["The search found no whole turn: give it more time (--time) or iterations."]
 
@@ -193,7 +185,9 @@ def test_hint_whole_turns_text_and_json(tmp_path):
     before = digest(f)
     r = run("hint", f, "--iterations", 1500, "--top", 3)
     out = r.stdout.splitlines()
-    assert out[0] == "Ann decides (turn 1 (round 1), play); whole turns, best first by the final choice over whole turns, then win % less two standard errors"
+    assert out[0] == ("Ann decides (turn 1 (round 1), play); whole turns: the final choice's turn first (sequential "
+                      "halving over whole turns by win %; between finalists within noise, the better end position), "
+                      "then the others by win %, best first")
     assert out[1].startswith("budget: 1500 iterations in each of 1 search process; took ")
     assert out[2].split() == ["#", "win", "%", "VP", "margin", "loss:", "win", "%", "VP", "visits", "turn"]
     assert [line.split()[0] for line in out[3:6]] == ["1", "2", "3"]

@@ -31,11 +31,12 @@ def keys(game, turns):
     return [turn_end_key(game, t.moves) for t in turns]
 
 
-def test_final_choice_ranks_its_candidates_first(mid_game):
+def test_final_choice_leads_and_the_rest_rank_by_win(mid_game):
     r = search(mid_game, CFG)
     focus = [t.focus for t in r.turns]
-    assert focus[0] == max(focus) > 0
-    assert focus == sorted(focus, reverse=True)      # the final choice's order leads the ranking
+    assert r.turns[0].chosen and focus[0] == max(focus) > 0 and r.turns[0].candidate
+    wins = [t.win for t in r.turns[1:]]
+    assert wins == sorted(wins, reverse=True)        # the rest by the figure the list names
     assert sum(1 for f in focus if f > 0) >= 2
     # the bot plays the first move of the turn the final choice picked
     assert best_move(mid_game, CFG) == r.turns[0].moves[0]
@@ -74,7 +75,7 @@ def test_an_unlisted_turn_is_searched_beside_the_candidates(mid_game):
     # naming it changed neither the final choice nor the figures of the search's own candidates
     own = [t for t in named.turns if not t.named and t.focus > 0]
     assert [(t.moves, t.visits, t.focus) for t in own] == [(t.moves, t.visits, t.focus) for t in r.turns if t.focus > 0]
-    assert named.turns[0].moves == r.turns[0].moves or named.turns[0].named
+    assert named.turns[0].moves == r.turns[0].moves and not named.turns[0].named
 
 
 def test_named_turns_are_checked_by_the_core(mid_game):
@@ -98,7 +99,7 @@ def test_same_seed_and_budget_same_answer_with_threads(mid_game):
     answers = set()
     for _ in range(3):
         r = search(mid_game, cfg)
-        answers.add(json.dumps([(t.moves, t.visits, round(t.win, 9), round(t.lcb, 9)) for t in r.turns[:6]]))
+        answers.add(json.dumps([(t.moves, t.visits, round(t.win, 9), round(t.win_se, 9)) for t in r.turns[:6]]))
     assert len(answers) == 1
 
 
@@ -131,6 +132,10 @@ def test_seat_line_adds_up_to_100():
     from concordia_ai.cli.search import seat_line
     assert seat_line(["Ann", "Bob", "Cid"], [1 / 3, 1 / 3, 1 / 3]) == "Ann 33.4 · Bob 33.3 · Cid 33.3"
     assert seat_line(["Ann", "Bob"], [0.12345, 0.87655]) == "Ann 12.3 · Bob 87.7"
+    # the deciding seat as the turn table shows it (4 places, then one decimal); the other takes the rest
+    table = f"{100 * round(0.73054, 4):.1f}"
+    line = seat_line(["Ann", "Bob"], [0.73054, 0.26946], fixed=0)
+    assert line.startswith(f"Ann {table} · ") and round(sum(float(x.split()[1]) for x in line.split(" · ")), 1) == 100.0
 
 
 def test_hint_shows_every_players_win_on_one_line(tmp_path, mid_game):
@@ -150,12 +155,15 @@ def test_settled_positions_rank_by_vp_and_are_not_unstable():
 
     def mk(name, win, vp, visits=500):
         return TurnCandidate([1], [name], visits, 0.1, win, vp, vp - 90, 0.004)
-    turns = [mk("a", 0.0, 80.0), mk("b", 0.009, 78.0), mk("c", 0.001, 85.0), mk("d", 0.2, 99.0, visits=20)]
-    assert settled(turns)                        # d has under a tenth of the most visits
-    assert [t.texts[0] for t in rank_turns(turns)] == ["c", "a", "b", "d"]     # by VP; the thin one last
+    turns = [mk("a", 0.0, 80.0), mk("b", 0.009, 78.0), mk("c", 0.001, 85.0)]
+    assert settled(turns)
+    assert [t.texts[0] for t in rank_turns(turns)] == ["c", "a", "b"]     # by VP, the figure the rule names
+    # one turn that can still win: not settled, and the list goes by win % (the thin turn first: its figure)
+    assert not settled(turns + [mk("d", 0.2, 99.0, visits=20)])
+    assert [t.texts[0] for t in rank_turns(turns + [mk("d", 0.2, 99.0, visits=20)])][0] == "d"
     w = hint_warnings(rank_turns(turns))
     assert w[0] == "Settled: by this search the player cannot win (win % 0.1); the turns are ranked by expected VP instead."
-    assert not any(x.startswith("Unstable") for x in w)
+    assert not any(x.startswith("Close") for x in w)
     assert not settled([mk("a", 0.0, 80.0), mk("b", 0.05, 78.0)])
 
 
@@ -168,7 +176,7 @@ def test_sliced_and_unsliced_answers_carry_standard_errors(mid_game):
     assert three.iterations == 3000 and three.searches == 3
     for r in (one, three):
         b = r.best
-        assert b.win_se > 0 and b.vp_se > 0 and b.win_raw is not None and b.win_raw != b.win
+        assert b.win_se > 0 and b.vp_se > 0 and b.win_raw != b.win
     assert 0.3 < three.best.win_se / one.best.win_se < 3
     assert sum(c.visits for c in three.candidates) == sum(sum(ch["visits"] for ch in raw["children"])
                                                            for raw in three.raws)

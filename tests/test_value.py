@@ -150,20 +150,17 @@ def test_search_with_the_model_reports_probabilities_not_indicators():
     assert r.best.win_se > 0
 
 
-def test_a_search_reports_its_raw_mean_beside_the_calibrated_win():
-    from concordia_ai.ai import calibration
-    from concordia_ai.ai.search import calibration_map
+def test_a_search_reports_its_raw_mean_beside_the_shown_win():
+    from concordia_ai.ai import outcome
     game = Game.new("imperium", 4, 2)
-    config = SearchConfig(iterations=800, seed=3)
-    r = search(game, config)
+    r = search(game, SearchConfig(iterations=800, seed=3))
     best = r.best
-    assert best.win_raw is not None and 0 <= best.win_raw <= 1
-    # the shown win is the seat's share after every seat's raw win went through the map (they sum to 1)
-    assert best.win == pytest.approx(best.seats[game.decider]) and sum(best.seats) == pytest.approx(1.0)
-    cmap = calibration_map(config, 4)
-    assert cmap is not None and cmap.eval == "net" and 4 in cmap.players
-    mapped = calibration.calibrate(best.win_raw, 0.0, cmap)[0]
-    assert best.win != mapped and abs(best.win - mapped) < 0.05
+    assert 0 <= best.win_raw <= 1
+    # the shown win is the seat's share of the final-result model (the shares sum to 1 by construction)
+    assert best.win == pytest.approx(best.seats[game.decider]) and sum(best.seats) == pytest.approx(1.0, abs=1e-12)
+    assert r.model.eval == "net" and r.model.players == 4
+    assert best.win != best.win_raw
+    assert isinstance(r.horizon, float) and r.horizon == outcome.game_horizon(game)
 
 
 def test_reliability_gives_the_expected_calibration_error():
@@ -173,20 +170,11 @@ def test_reliability_gives_the_expected_calibration_error():
 
 
 @pytest.mark.parametrize("players,same_as", [(2, "hand"), (3, "net"), (5, "net")])
-def test_auto_evaluation_is_the_hand_formula_with_two_players_and_the_model_otherwise(players, same_as,
-                                                                                    tmp_path, monkeypatch):
-    from concordia_ai.ai import calibration
+def test_auto_evaluation_is_the_hand_formula_with_two_players_and_the_model_otherwise(players, same_as):
     from concordia_ai.ai.search import effective_eval
-    cal = tmp_path / "calibration.json"       # maps for the value model only
-    cal.write_text(json.dumps({"maps": [{"eval": "net", "players": [2, 3, 4, 5], "seconds": 0.1, "a": 0.85,
-                                         "b": -0.28}]}))
-    monkeypatch.setattr(calibration, "CALIBRATION", cal)
     assert SearchConfig().eval == "auto" and effective_eval("auto", players) == same_as
     game = Game.new("italia", players, 9)
     auto = search(game, SearchConfig(iterations=800, seed=3))
     fixed = search(game, SearchConfig(iterations=800, seed=3, eval=same_as))
     assert [(c.move, c.visits, c.win) for c in auto.candidates] == [(c.move, c.visits, c.win) for c in fixed.candidates]
-    if same_as == "hand":      # no calibration map for the hand formula: the shown figure is the raw mean
-        assert all(c.win == c.win_raw for c in auto.candidates)
-    else:
-        assert any(c.win != c.win_raw for c in auto.candidates)
+    assert auto.model == fixed.model and auto.model.eval == same_as

@@ -315,7 +315,7 @@ def test_a_hint_on_the_page_is_the_cli_hint(tmp_path):
     page = done["result"]["turns"]
     assert [{k: v for k, v in t.items() if k != "targets"} for t in page] == cli["turns"]
     assert done["result"]["warnings"] == cli["warnings"]
-    assert done["result"]["order"] == "win % less two standard errors"
+    assert done["result"]["order"] == cli["order"] and cli["order"].startswith("the final choice's turn first")
     # the board elements each turn touches, for hovering
     for t in page:
         first = t["moves"][0].removeprefix("play ")
@@ -325,6 +325,62 @@ def test_a_hint_on_the_page_is_the_cli_hint(tmp_path):
     assert s["moveCount"] == len(page[0]["moves"]) and s["player"] == "Bob"
     r = c.post("/api/play", json={"moves": page[1]["moves"], "expect": done["moveCount"]})
     assert r.status_code == 409
+
+
+def test_the_win_bars_are_the_final_result_model_of_the_position(tmp_path):
+    """Before any hint the players' win figures are position_outcome's shares (no search), the same model
+    the hint's figures come from, with 2 players (the hand formula) as with 3 (the value model)."""
+    from concordia_ai.ai.search import position_outcome
+    from concordia_ai.table.game_file import GameFile
+    from concordia_ai.web.gamestate import WIN_LABEL
+    c = client(tmp_path)
+    new(c)
+    c.post("/api/play", json={"moves": ["play Prefect", "produce Campania"]})
+    c.post("/api/play", json={"moves": ["play Architect", "move land Roma > Casinum-Roma", "build Casinum", "done"]})
+    new(c, file="two.json", players=2, names=["Ann", "Bob"])
+    c.post("/api/play", json={"moves": ["play Prefect", "produce Campania"]})
+    for name, players in (("g.json", 3), ("two.json", 2)):
+        s = c.post("/api/open", json={"file": name}).json()
+        gf = GameFile.load(str(tmp_path / name))
+        game = gf.game
+        assert game.n_players == players and s["moveCount"] == len(gf.moves) > 0
+        wins = [p["win"] for p in s["players"]]
+        assert wins == position_outcome(game).shares
+        assert abs(sum(wins) - 1.0) < 1e-9
+        assert s["winLabel"] == WIN_LABEL == "estimate of the position, no search (final-result model)"
+        assert c.get("/api/state").json()["players"] == s["players"]
+
+
+def test_no_estimate_leaves_the_bars_out_but_a_bug_is_not_hidden(tmp_path, monkeypatch):
+    from concordia_ai.ai.value import ValueWeightsError
+    from concordia_ai.web import gamestate
+    c = client(tmp_path)
+    new(c)
+
+    def damaged(game, *a, **k):
+        raise ValueWeightsError("value weights: cannot read weights.json")
+    monkeypatch.setattr(gamestate, "position_outcome", damaged)
+    s = c.get("/api/state").json()
+    assert [p["win"] for p in s["players"]] == [None] * 3 and s["winLabel"] is None and s["moves"]
+    monkeypatch.setattr(gamestate, "position_outcome", lambda game, *a, **k: 1 / 0)
+    r = c.get("/api/state")
+    assert (r.status_code, r.json()) == (500, {"error": "internal error (please report): ZeroDivisionError: "
+                                                        "division by zero"})
+    still_serving(c)
+
+
+def test_a_hint_gives_every_seats_win_share_after_its_top_turn(tmp_path):
+    c = client(tmp_path)
+    new(c)
+    done = wait(c, c.post("/api/hint", json={"iterations": 300, "top": 2}).json())
+    assert done["state"] == "done", done
+    r = done["result"]
+    top = r["turns"][0]
+    assert len(r["seats"]) == 3 and abs(sum(r["seats"]) - 1.0) < 1e-9
+    # the turn dicts round to 4 places: the seats are those figures, unrounded
+    assert r["seats"] == pytest.approx(top["seatWinrates"], abs=5.01e-5)
+    assert r["seats"][0] == pytest.approx(top["winrate"], abs=5.01e-5)     # Ann decides: her row's win %
+    assert isinstance(r["seatsLabel"], str) and "top turn" in r["seatsLabel"]
 
 
 def test_a_hint_is_refused_when_nobody_can_be_advised(tmp_path):
@@ -391,6 +447,9 @@ def test_a_tournament_log_is_replayed(tmp_path):
     assert start["view"]["at"] == 0 and start["turn"] == 1 and start["moves"] == []
     end = c.get("/api/replay", params={"file": "runs/t1/games.jsonl", "game": 0, "at": len(played.texts)}).json()
     assert end["over"] is True and [p["vp"] for p in end["players"]] == [s["total"] for s in scores]
+    # the game is over: no estimate bar (the page shows the final ranking)
+    assert [p["win"] for p in end["players"]] == [None, None] and end["winLabel"] is None
+    assert end["ranking"] == [end["players"][i]["name"] for i in played.game.ranking()]
     r = c.get("/api/replay", params={"file": "runs/t1/games.jsonl", "game": 1})
     assert r.json() == {"error": "game: 1 is out of range for game; give an integer in 0..0"}
     (folder / "bad.jsonl").write_text("{\n")
@@ -408,7 +467,8 @@ def test_a_two_player_hint_says_its_win_is_the_hand_formula(tmp_path):
     done = wait(c, c.post("/api/hint", json={"iterations": 300, "top": 2}).json())
     cli = json.loads(run("hint", tmp_path / "g.json", "--iterations", 300, "--top", 2, "--json", "-q").stdout)
     assert done["result"]["warnings"] == cli["warnings"]
-    assert cli["warnings"][-1].startswith("win % here is the search's own estimate with the hand formula")
+    # 300 iterations are far from any budget the final-result model was fitted at: both say so
+    assert "final-result model" in cli["warnings"][-1]
 
 
 def test_a_real_server_refuses_bad_requests_and_answers_on(tmp_path):

@@ -231,6 +231,75 @@ def test_a_hint_played_from_the_page(browser, board):
     assert json.loads(board.game.read_text())["moves"] == first.split("; ")
 
 
+def api_get(board, path: str) -> dict:
+    import urllib.request
+    with urllib.request.urlopen(board.url + path.lstrip("/"), timeout=10) as r:
+        return json.loads(r.read())
+
+
+def win_bars(driver) -> list[tuple[str, str]]:
+    """Each player's win bar as the page shows it: (where its figure comes from, its text)."""
+    return driver.execute_script(
+        "return [...document.querySelectorAll('.player')].map(p => { const b = p.querySelector('.winbar');"
+        "return b ? [b.getAttribute('data-source'), b.querySelector('.win-pct').textContent] : [null, null]; });")
+
+
+def shown_percent(text: str) -> float:
+    import re
+    m = re.fullmatch(r"(\d+\.\d) % win", text)
+    assert m, text
+    return float(m.group(1))
+
+
+def assert_shows(bars, source: str, shares: list[float]):
+    assert [b[0] for b in bars] == [source] * len(shares), bars
+    for (_, text), share in zip(bars, shares):
+        assert abs(shown_percent(text) - 100 * share) <= 0.05 + 1e-9, (text, share)
+
+
+def test_the_win_bars_show_the_hint_after_one(browser, board):
+    open_board(browser, board)
+    idle(browser)
+    # before a hint: the final-result model on the position itself, so labelled
+    state = api_get(board, "/api/state")
+    assert_shows(win_bars(browser), "position", [p["win"] for p in state["players"]])
+    assert text_of(browser, "#win-source") == "win bars: estimate of the position, no search (final-result model)"
+    choose_budget(browser, "hint-budget", "it:300")
+    browser.find_element(By.ID, "hint-go").click()
+    wait_for(browser, lambda d: d.find_elements(By.CSS_SELECTOR, "#hint-turns .turn-row"))
+    wait_for(browser, lambda d: win_bars(d)[0][0] == "hint")
+    job = api_get(board, "/api/job?id=hint-1")
+    assert job["state"] == "done" and job["moveCount"] == 0
+    seats = job["result"]["seats"]
+    assert abs(sum(seats) - 1.0) < 1e-9
+    assert_shows(win_bars(browser), "hint", seats)
+    assert text_of(browser, "#win-source") == "win bars: " + job["result"]["seatsLabel"]
+    # Ann's bar is her top turn's win %, as its row shows it
+    row = text_of(browser, '#hint-turns .turn-row[data-turn="0"] .turn-stats b')
+    assert abs(float(row.split(" ")[0]) - shown_percent(win_bars(browser)[0][1])) <= 0.1 + 1e-9, row
+    # a move: the position changed, the bars are its estimate again
+    browser.find_elements(By.CSS_SELECTOR, "#hint-turns .play-turn")[0].click()
+    settled(browser, "Bob's turn")
+    wait_for(browser, lambda d: win_bars(d)[0][0] == "position")
+    state = api_get(board, "/api/state")
+    assert state["moveCount"] > 0
+    assert_shows(win_bars(browser), "position", [p["win"] for p in state["players"]])
+    assert text_of(browser, "#win-source").endswith("estimate of the position, no search (final-result model)")
+    # an undo, and a move typed in a terminal, end a hint's bars too
+    for n, change in ((2, lambda: browser.find_element(By.ID, "undo-turn").click()),
+                      (3, lambda: run("play", board.game, "play Prefect", "produce Campania"))):
+        idle(browser)
+        browser.find_element(By.ID, "hint-go").click()
+        wait_for(browser, lambda d: win_bars(d)[0][0] == "hint")
+        assert_shows(win_bars(browser), "hint", api_get(board, f"/api/job?id=hint-{n}")["result"]["seats"])
+        idle(browser)
+        change()
+        wait_for(browser, lambda d: win_bars(d)[0][0] == "position")
+        idle(browser)
+        assert_shows(win_bars(browser), "position", [p["win"] for p in api_get(board, "/api/state")["players"]])
+    assert status(browser).startswith("turn 2 (round 1): Bob's turn")
+
+
 def test_the_review_chart_opens_a_position(browser, board):
     run("play", board.game, "play Prefect", "produce Campania")
     run("play", board.game, "play Architect", "move land Roma > Casinum-Roma", "build Casinum", "done")

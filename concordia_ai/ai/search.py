@@ -17,7 +17,7 @@ import math
 from dataclasses import asdict, dataclass, field, fields
 
 from .. import core
-from . import calibration
+from . import outcome
 from ..engine import limits
 from ..engine.errors import GameError
 
@@ -141,18 +141,20 @@ _BOUNDS = {
 
 @dataclass
 class Candidate:
+    """One root move. Its shown figures (win, seats, vp, margin) come from the final-result model
+    (ai/outcome.py) on the seats' mean estimated final VP through the move."""
     move: int
     text: str
     visits: int
-    mean: float              # mean reward of the deciding player through this move
-    win: float               # probability of winning: the search's mean, through the calibration map (eval=net)
-    vp: float                # expected final VP of the deciding player (estimated at cut-offs)
-    margin: float            # expected VP margin over the best opponent
+    mean: float              # mean search reward of the deciding player through this move
+    win: float               # the deciding seat's win share under the final-result model
+    vp: float                # its expected final VP under the model
+    margin: float            # its expected VP margin over the best other seat under the model
     pv: list[str] = field(default_factory=list)
-    win_se: float = 0.0      # standard error of `win` (from the spread of the values backed up)
-    vp_se: float = 0.0       # standard error of `vp`
-    win_raw: float | None = None   # the search's own mean before the calibration map (eval=net), else None
-    seats: list[float] = field(default_factory=list)   # every seat's win share through this move (sums to 1)
+    win_se: float = 0.0      # the standard error of `win` (outcome.win_se: the one standard error of it)
+    vp_se: float = 0.0       # the standard error of the search's mean VP estimate
+    win_raw: float = 0.0     # the search's own mean win value (the leader by estimated VP, or the value model)
+    seats: list[float] = field(default_factory=list)   # every seat's win share under the model (sums to 1)
 
 
 @dataclass
@@ -160,36 +162,34 @@ class TurnCandidate:
     """One whole turn of the deciding player, with the search's statistics of its last tree node.
 
     The statistics aggregate over every chance outcome after the turn (cards revealed into the display
-    come after the player's last decision). `win_se` is the standard error of `win` for a mean of
-    `visits` values in [0, 1], sqrt(p(1-p)/n) with p smoothed as (wins + 1) / (n + 2) so that a few
-    visits never claim certainty, and widened when merged searches disagree (merged_win_se). Visits of
-    a tree search are not independent draws, so read it as a rough scale of the noise, not as an
-    exact interval."""
+    come after the player's last decision). The shown figures (win, seats, vp, margin) come from the
+    final-result model (ai/outcome.py) on `stats`, what the search backed up through the turn's node;
+    `win_se` is their one standard error (outcome.win_se). Visits of a tree search are not independent
+    draws, so read it as a rough scale of the noise, not as an exact interval."""
     moves: list[int]
     texts: list[str]
     visits: int
     mean: float              # mean search reward of the deciding player
-    win: float               # the search's win estimate (share of iterations the player came first)
-    vp: float                # expected final VP
-    margin: float            # expected VP margin over the best opponent
+    win: float               # the deciding seat's win share under the final-result model
+    vp: float                # expected final VP under the model
+    margin: float            # expected VP margin over the best other seat under the model
     win_se: float
     partial: bool = False    # the tree stopped before the turn ended: the rest is the greedy continuation
     tree_moves: int = 0      # how many of `moves` the tree explored (the rest completed greedily)
     after: list[int] = field(default_factory=list)   # the most visited line after the turn (action codes)
-    tops: int = 0            # in how many of the merged searches this was the top turn
-    focus: int = 0           # the final choice's round this turn reached (summed over merged searches; 0: not in it)
+    tops: int = 0            # in how many of the merged searches this was that search's own choice
+    focus: int = 0           # the final choice's round this turn reached (the furthest in any merged search)
     named: bool = False      # a turn the caller named (search(named=...)): searched beside the search's own
-    seats: list[float] = field(default_factory=list)   # every seat's win share after the turn (sums to 1;
-                                                      # `win` is the deciding seat's share)
-
-    @property
-    def lcb(self) -> float:
-        """The ranking key: the win estimate less two standard errors (a thin estimate ranks low)."""
-        return self.win - 2.0 * self.win_se
+    seats: list[float] = field(default_factory=list)   # every seat's win share after the turn (sums to 1)
+    candidate: bool = False  # one of the final choice's own candidates (a named extra is not)
+    chosen: bool = False     # the final choice's pick: it heads the list whatever its figure (rank_turns)
+    stats: "outcome.NodeStats | None" = None   # the node's raw statistics (None: a turn built by hand)
+    win_raw: float = 0.0     # the search's own mean win value
 
 
 def win_se(win: float, visits: int) -> float:
-    """Standard error of a win share from `visits` values in [0, 1] (Laplace-smoothed p)."""
+    """A rough standard error of a win share from `visits` values in [0, 1] (Laplace-smoothed p): for
+    turns built by hand (tests, a hint cache) that carry no spread of their own."""
     if visits <= 0:
         return 0.5
     p = (win * visits + 1.0) / (visits + 2.0)
@@ -208,6 +208,9 @@ class SearchResult:
     turns: list[TurnCandidate] = field(default_factory=list)
     searches: int = 1        # independent searches merged into this result (root parallelism, slices)
     raws: list[dict] = field(default_factory=list, repr=False)   # the core's own answers, for exact merges
+    model: "outcome.Model | None" = field(default=None, repr=False)   # the final-result model of the figures
+    horizon: float = 1.0     # the position's horizon (outcome.horizon) the model was read at
+    notes: list[str] = field(default_factory=list)   # what a player should know about these figures
 
     @property
     def best(self) -> Candidate:
@@ -216,6 +219,7 @@ class SearchResult:
     def to_dict(self) -> dict:
         d = asdict(self)
         d.pop("raws")
+        d.pop("model")
         d["config"] = asdict(self.config)
         return d
 
@@ -232,10 +236,23 @@ def effective_eval(eval_kind: str, players: int) -> str:
 
 
 
-def _run(state: core.CoreState, config: dict, turns: int = TURNS_KEPT, stop=None, named=None) -> dict:
+def _run(state: core.CoreState, config: dict, turns: int = TURNS_KEPT, stop=None, named=None,
+         model: tuple | None = None) -> dict:
     """One core search with a dict from SearchConfig.core_dict (which resolved `eval` and loaded the model
-    before any search thread starts)."""
-    return core.search(state, dict(config, turns=turns), stop, named)
+    before any search thread starts); `model`: the final-result model's (k, d, sigma) the final choice
+    halves by."""
+    return core.search(state, dict(config, turns=turns), stop, named, model)
+
+
+def outcome_model(config: SearchConfig, game) -> outcome.Model:
+    """The final-result model for this search's evaluation, player count and budget (ai/outcome.py)."""
+    return outcome.find(effective_eval(config.eval, game.n_players), game.n_players,
+                        outcome.budget_seconds(config.seconds, config.iterations))
+
+
+def figures_note(config: SearchConfig, game) -> str | None:
+    """The warning a hint shows when its figures are not calibrated for this setting (None when they are)."""
+    return outcome.note(outcome_model(config, game), outcome.budget_seconds(config.seconds, config.iterations))
 
 
 def search(game, config: SearchConfig | None = None, stop: "core.StopToken | None" = None,
@@ -247,133 +264,148 @@ def search(game, config: SearchConfig | None = None, stop: "core.StopToken | Non
     (the same seed and iteration budget give the same answer whatever the threads' timing). `stop`
     (a core.StopToken) lets another thread end the search early; the statistics so far are returned.
     `named`: whole turns (action codes) to search beside the search's own candidates (the final choice
-    over whole turns, SearchConfig.focus): each comes back in `turns` with `named` set."""
+    over whole turns, SearchConfig.focus): each comes back in `turns` with `named` set.
+    A position with one legal whole turn is answered at once, without a search (only_turn)."""
     config = config or SearchConfig()
     if game.decider is None or game.decider < 0:
         raise GameError("no player decides now (the game is over, or a card must be revealed)")
+    model, h = outcome_model(config, game), outcome.game_horizon(game)
+    only = only_turn(game)
+    if only is not None and all(list(n) == only for n in (named or [])):
+        return _without_search(game, config, only)
+    at = model.core_tuple(h)
     if config.jobs == 1:
-        raws = [_run(game.state, config.core_dict(players=game.n_players), stop=stop, named=named)]
+        raws = [_run(game.state, config.core_dict(players=game.n_players), stop=stop, named=named, model=at)]
     else:
         from concurrent.futures import ThreadPoolExecutor
         seeds = [config.seed * 1000003 + j for j in range(config.jobs)]
         with ThreadPoolExecutor(max_workers=config.jobs, thread_name_prefix="search") as pool:
             dicts = [config.core_dict(s, players=game.n_players) for s in seeds]   # the model loads here, once
-            raws = list(pool.map(lambda d: _run(game.state.copy(), d, stop=stop, named=named), dicts))
-    return _merge(game, raws, config)
+            raws = list(pool.map(lambda d: _run(game.state.copy(), d, stop=stop, named=named, model=at), dicts))
+    return _merge(game, raws, config, model, h)
+
+
+def only_turn(game) -> list[int] | None:
+    """The deciding player's whole turn when it is the only legal one (every step has one legal move,
+    e.g. a Tribune with nothing to choose), else None."""
+    st = game.state.copy()
+    st.set_chance(False, True)
+    seat, turn, moves = st.decider, st.turns, []
+    while st.decider == seat and st.turns == turn and not st.is_over and len(moves) < 64:
+        legal = st.legal_actions()
+        if len(legal) != 1:
+            return None
+        moves.append(legal[0])
+        st.apply(legal[0])
+    return moves or None
+
+
+def position_outcome(game, eval_kind: str = "auto", decider: int | None = None) -> outcome.Outcome:
+    """The final-result model on the position's own evaluation, without a search (the model fitted at
+    0 seconds): the figure for a position before any hint (the web board's player bars) and for a turn
+    that is the only legal one. `decider`: whose figure is read (the seat to move by default; with no
+    seat to move, the model's decider offset is left out)."""
+    kind = effective_eval(eval_kind, game.n_players)
+    if kind == "net":
+        from . import value
+        mu = value.predict(game.state)[1]
+    else:
+        mu = core.evaluate_state(game.state)
+    model = outcome.find(kind, game.n_players, 0.0)
+    seat = decider if decider is not None else game.decider
+    if seat is None or seat < 0:
+        model = outcome.Model(model.eval, model.players, 0.0, model.b, model.k, (0.0, 0.0), model.log_sigma,
+                              model.fitted)
+        seat = 0
+    return outcome.predict(mu, seat, outcome.game_horizon(game), model)
+
+
+def _without_search(game, config: SearchConfig, moves: list[int]) -> SearchResult:
+    """The answer for a position with one legal whole turn: that turn, with the figures of the position
+    itself (position_outcome), and no search."""
+    out = position_outcome(game, config.eval)
+    turn = TurnCandidate(list(moves), turn_texts(game, moves), 0, 0.0, out.win, out.vp[out.decider], out.margin,
+                         0.0, candidate=True, chosen=True, seats=list(out.shares), focus=1)
+    cand = Candidate(moves[0], game.text(moves[0]), 0, 0.0, out.win, out.vp[out.decider], out.margin,
+                     pv_texts(game, moves), 0.0, 0.0, out.win, list(out.shares))
+    model = outcome.find(effective_eval(config.eval, game.n_players), game.n_players, 0.0)
+    notes = ["One legal turn: answered at once without a search; its figures are the final-result model on "
+             "the evaluation of the position itself (no sampling, so no standard error)."]
+    return SearchResult(game.decider, [cand], 0, 0, 0, 0.0, config, [turn], 0, [], model,
+                        outcome.game_horizon(game), notes)
 
 
 def search_raw(game, config: SearchConfig) -> dict:
     """One search as the core returns it: the root children (action, visits, mean, ...) most visited first,
-    and with `focus` the whole turn of the final choice (`choice`); no whole-turn list, no notation. The
-    training data of the policy (lab/policy_data.py)."""
+    and with `focus` the survivor of the final choice's halving (`choice`); no whole-turn list, no notation.
+    The training data of the policy (lab/policy_data.py)."""
     if game.decider is None or game.decider < 0:
         raise GameError("no player decides now (the game is over, or a card must be revealed)")
-    return _run(game.state, config.core_dict(players=game.n_players), turns=0)
+    at = outcome_model(config, game).core_tuple(outcome.game_horizon(game))
+    return _run(game.state, config.core_dict(players=game.n_players), turns=0, model=at)
 
 
 def best_move(game, config: SearchConfig) -> int:
-    """The move a search bot plays: the search's choice, without the notation and principal variations
-    that `search` builds for people (the bots' hot path). With `focus`, the first move of the whole
-    turn the final choice picked."""
-    if config.jobs > 1:
+    """The move a search bot plays: the search's most visited root move, without the notation and
+    principal variations that `search` builds for people (the bots' hot path). With `focus`, the first
+    move of the whole turn the final choice picked (through search(): the pick is made on the turns)."""
+    if config.focus > 0 or config.jobs > 1:
         result = search(game, config)
         return result.turns[0].moves[0] if config.focus > 0 and result.turns else result.best.move
     raw = _run(game.state, config.core_dict(players=game.n_players), turns=0)
-    if raw.get("choice"):
-        return raw["choice"][0]
     return raw["children"][0]["action"]
 
 
-def _merge(game, raws: list[dict], config: SearchConfig) -> SearchResult:
-    merged: dict[int, dict] = {}
+def _merge(game, raws: list[dict], config: SearchConfig, model: outcome.Model, h: float) -> SearchResult:
+    """Several core answers (threads or slices) as one result: every statistic pooled over the visits,
+    then the shown figures computed once from the pooled statistics."""
+    groups: dict[int, list[dict]] = {}
     for raw in raws:
         for ch in raw["children"]:
-            m = merged.setdefault(ch["action"], dict(visits=0, mean=0.0, win=0.0, vp=0.0, margin=0.0, win2=0.0,
-                                                     vp2=0.0, pv=[], pv_v=-1))
-            v = ch["visits"]
-            for key in ("mean", "win", "vp", "margin", "win2", "vp2"):
-                m[key] += ch[key] * v
-            m["visits"] += v
-            if v > m["pv_v"]:
-                m["pv"], m["pv_v"] = ch["pv"], v
-    seat_sums: dict[int, list[float]] = {}
-    for raw in raws:
-        for ch in raw["children"]:
-            sums = seat_sums.setdefault(ch["action"], [0.0] * game.n_players)
-            for k, s in enumerate(ch.get("seats", ())):
-                sums[k] += s * ch["visits"]
+            groups.setdefault(ch["action"], []).append(ch)
     candidates = []
-    for action, m in merged.items():
-        v = max(1, m["visits"])
-        win, vp = m["win"] / v, m["vp"] / v
-        shown, se, seats = shown_win(config, game, win, standard_error(m["win2"] / v, win, v),
-                                     [s / v for s in seat_sums[action]])
-        candidates.append(Candidate(action, game.text(action), m["visits"], m["mean"] / v, shown, vp,
-                                    m["margin"] / v, pv_texts(game, m["pv"]), se,
-                                    standard_error(m["vp2"] / v, vp, v), win, seats))
+    for action, chs in groups.items():
+        n = sum(ch["visits"] for ch in chs)
+        v = max(1, n)
+        avg = {k: sum(ch[k] * ch["visits"] for ch in chs) / v for k in ("mean", "win", "vp", "vp2")}
+        pv = max(chs, key=lambda ch: ch["visits"])["pv"]
+        out, se = outcome.predict_stats(outcome.NodeStats.pool([outcome.NodeStats.from_raw(ch) for ch in chs]),
+                                        game.decider, h, model)
+        candidates.append(Candidate(action, game.text(action), n, avg["mean"], out.win, out.vp[out.decider],
+                                    out.margin, pv_texts(game, pv), se, standard_error(avg["vp2"], avg["vp"], v),
+                                    avg["win"], list(out.shares)))
     if config.final == "mean":
         candidates.sort(key=lambda c: (c.mean, c.visits), reverse=True)
     else:
         candidates.sort(key=lambda c: (c.visits, c.mean), reverse=True)
-    turns = merge_turns(game, [[_turn_from_raw(game, t, config) for t in r.get("turns", [])] for r in raws])
-    if config.focus > 0 and turns and turns[0].focus > 0:
+    lists = [[_turn_from_raw(t) for t in r.get("turns", [])] for r in raws]
+    turns = merge_turns(game, lists, model, h)
+    if turns and turns[0].chosen:
         # the final choice over whole turns decides: its turn's first move leads the single moves too
         first = turns[0].moves[0]
         candidates.sort(key=lambda c: c.move != first)
+    notes = [n for n in [outcome.note(model, outcome.budget_seconds(config.seconds, config.iterations))] if n]
     return SearchResult(game.decider, candidates, sum(r["iterations"] for r in raws),
                         sum(r["nodes"] for r in raws), sum(r["bytes"] for r in raws),
-                        max(r["seconds"] for r in raws), config, turns, len(raws), list(raws))
+                        max(r["seconds"] for r in raws), config, turns, len(raws), list(raws), model, h, notes)
 
 
 def merge_results(game, results: list[SearchResult], config: SearchConfig) -> SearchResult:
     """Searches run one after another (slices) merged as root parallelism merges threads: the one merge of
     search statistics (_merge), over the core's own sums, so the merged figures keep their standard errors
     and their raw means. The CPU seconds add up (the slices ran in turn)."""
-    merged = _merge(game, [raw for r in results for raw in r.raws], config)
+    model, h = outcome_model(config, game), outcome.game_horizon(game)
+    merged = _merge(game, [raw for r in results for raw in r.raws], config, model, h)
     merged.seconds = sum(r.seconds for r in results)
     return merged
 
 
-def _turn_from_raw(game, raw: dict, config: SearchConfig) -> TurnCandidate:
-    win, _, seats = shown_win(config, game, raw["win"], 0.0, raw.get("seats", []))
-    return TurnCandidate(list(raw["actions"]), [], raw["visits"], raw["mean"], win, raw["vp"],
-                         raw["margin"], win_se(win, raw["visits"]), raw["partial"], raw["tree_len"],
-                         list(raw["after"]), focus=raw.get("focus", 0), named=raw.get("named", -1) >= 0,
-                         seats=seats)
-
-
-def shown_win(config: SearchConfig, game, raw_win: float, se: float, raw_seats: list[float]):
-    """The win % shown for the deciding seat, its standard error, and every seat's share (summing to 1).
-
-    The search backs up every seat's win value (they sum to 1); each goes through the calibration map of
-    the search's setting (calibration_map) and the shares are normalised again, so the figures a player
-    reads add up to 100 % and the deciding seat's figure is its share. Without a map they are the raw means."""
-    cmap = calibration_map(config, game.n_players)
-    shown, se = calibration.calibrate(raw_win, se, cmap)
-    if len(raw_seats) != game.n_players or sum(raw_seats) <= 0:
-        return shown, se, []
-    if cmap is None:
-        return shown, se, list(raw_seats)      # no map: the raw shares, which sum to 1 as backed up
-    cal = [calibration.calibrate(s, 0.0, cmap)[0] for s in raw_seats]
-    total = sum(cal)
-    seats = [c / total for c in cal]
-    share = seats[game.decider]
-    return share, (se * share / shown if shown > 0 else se), seats
-
-
-def calibration_map(config: SearchConfig, players: int) -> "calibration.PlattMap | None":
-    """The calibration map for this search's evaluation, player count and budget (ai/calibration.py): the
-    search's own mean is optimistic for the player who decides, by an amount that depends on all three."""
-    return calibration.find(effective_eval(config.eval, players), players, calibration_budget(config))
-
-
-def calibration_budget(config: SearchConfig) -> float:
-    return calibration.budget_seconds(config.seconds, config.iterations, config.jobs)
-
-
-def calibration_note(config: SearchConfig, players: int) -> str | None:
-    """The warning a hint shows when its win % is not calibrated for this setting (None when it is)."""
-    return calibration.note(effective_eval(config.eval, players), players, calibration_budget(config))
+def _turn_from_raw(raw: dict) -> TurnCandidate:
+    """A core turn dict with its raw statistics; the shown figures are filled in by merge_turns."""
+    return TurnCandidate(list(raw["actions"]), [], raw["visits"], raw["mean"], 0.0, 0.0, 0.0, 0.0, raw["partial"],
+                         raw["tree_len"], list(raw["after"]), focus=raw.get("focus", 0),
+                         named=raw.get("named", -1) >= 0, candidate=bool(raw.get("candidate", False)),
+                         stats=outcome.NodeStats.from_raw(raw), win_raw=raw["win"])
 
 
 def turn_end_key(game, moves: list[int]):
@@ -388,80 +420,124 @@ def turn_end_key(game, moves: list[int]):
     return g.state.key()
 
 
-def rank_turns(turns: list[TurnCandidate]) -> list[TurnCandidate]:
-    """Best first: the final choice's order (the round of sequential halving a turn reached), then the
-    win estimate's lower bound (win - 2 standard errors), then visits: a turn with few visits cannot
-    rank first by luck, and among well explored turns the higher win wins. When the winner is settled
-    (settled()), expected VP replaces the win estimate: 0.0 against 0.1 % is noise, VP is not."""
+TIE_WIN = 0.005    # two finalists closer than this (or than two standard errors of the difference) are tied
+
+
+def final_pick(game, turns: list[TurnCandidate], advantage=None) -> TurnCandidate | None:
+    """The final choice's last pick among its finalists (the candidates that reached its last round; a
+    named extra never is one): the higher win share shown, on every visit including the last round's
+    (expected VP when the winner is settled). Finalists whose win shares are within max(TIE_WIN, two
+    standard errors of the difference) are tied as far as the search can tell; which of them halving kept
+    longest goes by the seed, so among them the pick follows a rule that does not: the better end-of-turn
+    position by the hand formula (the player's estimated final VP minus the best other player's), then the
+    shorter turn, then the lower action codes. None when the final choice did not run. `advantage`: the
+    tie rule's first key for a turn (end_advantage in `game` by default; scripts/outcome_fit.py replays
+    recorded picks with the recorded values)."""
+    cands = [t for t in turns if t.candidate and t.focus > 0]
+    if not cands:
+        return None
+    top = max(t.focus for t in cands)
+    finalists = [t for t in cands if t.focus == top]
     if settled(turns):
-        most = max(t.visits for t in turns)     # a thin turn cannot lead by a lucky VP figure
-        return sorted(turns, key=lambda t: (t.focus, t.visits * 10 >= most, t.vp, t.visits), reverse=True)
-    return sorted(turns, key=lambda t: (t.focus, t.lcb, t.visits), reverse=True)
+        return max(finalists, key=lambda t: (t.vp, t.visits))
+    best = max(finalists, key=lambda t: (t.win, t.visits))
+    tied = [t for t in finalists if best.win - t.win <= max(TIE_WIN, 2.0 * math.hypot(best.win_se, t.win_se))]
+    if len(tied) < 2:
+        return best
+    advantage = advantage or (lambda t: end_advantage(game, t.moves))
+    return max(tied, key=lambda t: (advantage(t), -len(t.moves), [-a for a in t.moves]))
+
+
+def end_advantage(game, moves: list[int]) -> float:
+    """The hand formula after the turn `moves`: the deciding player's estimated final VP minus the best
+    other player's."""
+    st = game.state.copy()
+    st.set_chance(False, True)
+    seat = st.decider
+    for a in moves:
+        st.apply(a)
+    v = core.evaluate_state(st)
+    return v[seat] - max(x for q, x in enumerate(v) if q != seat)
+
+
+def ranking_rule(turns: list[TurnCandidate]) -> str:
+    """The one ranking rule, in words, as the list at hand follows it (rank_turns)."""
+    figure = "expected VP (the winner is settled)" if settled(turns) else "win %"
+    if turns and turns[0].chosen and turns[0].visits > 0:
+        return (f"the final choice's turn first (sequential halving over whole turns by win %; between finalists "
+                f"within noise, the better end position), then the others by {figure}, best first")
+    return f"by {figure}, best first"
+
+
+def rank_turns(turns: list[TurnCandidate]) -> list[TurnCandidate]:
+    """The one ranking rule (ranking_rule): the final choice's pick first when the final choice ran, then
+    every other turn by its shown win share, higher first (by expected VP when the winner is settled), ties
+    by visits."""
+    chosen = [t for t in turns if t.chosen][:1]
+    rest = [t for t in turns if t not in chosen]
+    if settled(turns):
+        rest.sort(key=lambda t: (t.vp, t.win, t.visits), reverse=True)
+    else:
+        rest.sort(key=lambda t: (t.win, t.vp, t.visits), reverse=True)
+    return chosen + rest
 
 
 def settled(turns: list[TurnCandidate]) -> bool:
-    """Is the winner settled? Every turn with a tenth of the most visits or more has a win estimate within
-    SETTLED of 0 (the player cannot win) or every one within SETTLED of 1 (cannot lose)."""
+    """Is the winner settled? Every turn's win share is within SETTLED of 0 (the player cannot win) or every
+    one within SETTLED of 1 (cannot lose): then 0.0 against 0.1 % is noise, and expected VP ranks them."""
     if not turns:
         return False
-    most = max(t.visits for t in turns)
-    wins = [t.win for t in turns if t.visits * 10 >= most]
+    wins = [t.win for t in turns]
     return all(w <= SETTLED for w in wins) or all(w >= 1 - SETTLED for w in wins)
 
 
-def merge_turns(game, lists: list[list[TurnCandidate]]) -> list[TurnCandidate]:
-    """Whole turns of several searches (or one) merged by the position they reach: visits summed,
-    means weighted by visits; the moves, the flag and the line after are the most visited version's.
-    A merged turn is partial only if no search explored it to its end. When several searches saw a
-    turn and disagree about it more than their visits explain, its standard error is widened by that
-    disagreement (merged_win_se)."""
+def merge_turns(game, lists: list[list[TurnCandidate]], model: outcome.Model | None = None,
+                h: float | None = None) -> list[TurnCandidate]:
+    """Whole turns of several searches (or one) merged by the position they reach: every statistic
+    pooled over the visits, the shown figures computed from the pooled statistics (the final-result
+    model), the final choice's pick made once on the pooled figures (final_pick), then ranked
+    (rank_turns). The moves, the flags and the line after are the most visited version's; a merged turn
+    is partial only if no search explored it to its end. `tops` counts the searches whose own pick the
+    turn was (information only: the pick does not go by votes)."""
+    model = model or outcome.Model("hand", game.n_players, 0.0, fitted=False)
+    h = outcome.game_horizon(game) if h is None else h
     groups: dict = {}
-    sources: dict = {}
-    top_keys = []
-    for i, turns in enumerate(lists):
+    own_picks = []
+    for turns in lists:
         keyed = [(_cached_key(game, t), t) for t in turns]
         keyed = [(k, t) for k, t in keyed if k is not None]
         for key, t in keyed:
             groups.setdefault(key, []).append(t)
-            sources.setdefault(key, {}).setdefault(i, []).append(t)
-        # each search's own top turn (after merging its transpositions) votes once
-        own: dict = {}
-        for key, t in keyed:
-            own.setdefault(key, []).append(t)
-        if own:
-            top_keys.append(max(own, key=lambda k: (sum(t.focus for t in own[k]), _pooled_lcb(own[k]))))
-    out = []
-    for key, group in groups.items():
-        full = [t for t in group if not t.partial]
-        lead = max(full or group, key=lambda t: t.visits)
-        n = sum(t.visits for t in group)
-        avg = {k: sum(getattr(t, k) * t.visits for t in group) / max(1, n) for k in ("mean", "win", "vp", "margin")}
-        per_search = [(sum(t.visits for t in ts), sum(t.win * t.visits for t in ts) / max(1, sum(t.visits for t in ts)))
-                      for ts in sources[key].values()]
-        merged = TurnCandidate(list(lead.moves), lead.texts or turn_texts(game, lead.moves), n, avg["mean"],
-                               avg["win"], avg["vp"], avg["margin"], merged_win_se(avg["win"], per_search), not full,
-                               lead.tree_moves, list(lead.after), top_keys.count(key),
-                               sum(t.focus for t in group), any(t.named for t in group),
-                               _pooled_seats(group))
-        merged._end_key = key
-        out.append(merged)
+        own = [_pooled(game, model, h, [t for k2, t in keyed if k2 == key]) for key in dict(keyed)]
+        pick = final_pick(game, own)
+        if pick is not None:
+            own_picks.append(pick._end_key)
+    out = [_pooled(game, model, h, group) for group in groups.values()]
+    for t in out:
+        t.tops = own_picks.count(t._end_key)
+    pick = final_pick(game, out)
+    if pick is not None:
+        pick.chosen = True
     return rank_turns(out)
 
 
-def merged_win_se(win: float, per_search: list[tuple[int, float]]) -> float:
-    """The standard error of a win share pooled from several searches, [(visits, win)] each.
-
-    The binomial error of all the visits, widened by the searches' disagreement when they disagree
-    more than their visits explain (the quasi-binomial dispersion factor
-    phi = sum n_i (x_i - x)^2 / ((k - 1) p (1 - p)), applied when above 1)."""
-    n = sum(v for v, _ in per_search)
-    base = win_se(win, n)
-    used = [(v, x) for v, x in per_search if v > 0]
-    if len(used) < 2:
-        return base
-    p = (win * n + 1.0) / (n + 2.0)
-    phi = sum(v * (x - win) ** 2 for v, x in used) / ((len(used) - 1) * p * (1.0 - p))
-    return base * math.sqrt(max(1.0, phi))
+def _pooled(game, model: outcome.Model, h: float, group: list[TurnCandidate]) -> TurnCandidate:
+    """One turn from the same turn's statistics in several searches (or one), with its shown figures."""
+    full = [t for t in group if not t.partial]
+    lead = max(full or group, key=lambda t: t.visits)
+    if any(t.stats is None for t in group):     # a turn built without the raw statistics (a test): as it is
+        return lead
+    n = sum(t.visits for t in group)
+    w = [t.visits / n if n > 0 else 1.0 / len(group) for t in group]
+    stats = outcome.NodeStats.pool([t.stats for t in group])
+    out, se = outcome.predict_stats(stats, game.decider, h, model)
+    merged = TurnCandidate(list(lead.moves), lead.texts or turn_texts(game, lead.moves), n,
+                           sum(t.mean * x for t, x in zip(group, w)), out.win, out.vp[out.decider], out.margin, se,
+                           not full, lead.tree_moves, list(lead.after), 0, max(t.focus for t in group),
+                           any(t.named for t in group), list(out.shares), any(t.candidate for t in group), False,
+                           stats, sum(t.win_raw * x for t, x in zip(group, w)))
+    merged._end_key = _cached_key(game, lead)
+    return merged
 
 
 def _cached_key(game, t: TurnCandidate):
@@ -470,20 +546,6 @@ def _cached_key(game, t: TurnCandidate):
     if key is None:
         key = t._end_key = turn_end_key(game, t.moves)
     return key
-
-
-def _pooled_seats(group: list[TurnCandidate]) -> list[float]:
-    with_seats = [t for t in group if t.seats]
-    n = sum(t.visits for t in with_seats)
-    if not with_seats or n <= 0:
-        return []
-    return [sum(t.seats[k] * t.visits for t in with_seats) / n for k in range(len(with_seats[0].seats))]
-
-
-def _pooled_lcb(group: list[TurnCandidate]) -> float:
-    n = sum(t.visits for t in group)
-    win = sum(t.win * t.visits for t in group) / max(1, n)
-    return win - 2.0 * win_se(win, n)
 
 
 def turn_texts(game, moves: list[int]) -> list[str]:

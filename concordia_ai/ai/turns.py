@@ -6,6 +6,7 @@ decides, or the game ends. This module reads turns from text, from a game's hist
 """
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
 
 from ..engine import step_order
@@ -211,7 +212,7 @@ def hint_warnings(turns: list[TurnCandidate], searches: int = 1, min_visits: int
         return ["The search found no whole turn: give it more time (--time) or iterations."]
     top = turns[0]
     out = []
-    if top.visits < min_visits:
+    if 0 < top.visits < min_visits:
         out.append(f"Few visits: the top turn has only {top.visits} (under {min_visits}); its numbers are "
                    f"rough. Give the search more time (--time) for a firmer answer.")
     if settled(turns):
@@ -220,14 +221,26 @@ def hint_warnings(turns: list[TurnCandidate], searches: int = 1, min_visits: int
                    f"by expected VP instead.")
     elif len(turns) > 1:
         second = turns[1]
-        if abs(top.win - second.win) <= top.win_se + second.win_se:
-            pct = lambda x: f"{100 * round(x, 4):.1f}"  # noqa: E731  (as the table rounds)
-            out.append(f"Unstable: the top two turns are within their standard errors "
-                       f"({pct(top.win)} ± {pct(top.win_se)} and {pct(second.win)} ± {pct(second.win_se)} "
-                       f"win %); by this search either is about as good.")
+        pct = lambda x: f"{100 * x:.1f}"  # noqa: E731
+        gap = top.win - second.win
+        noise = math.hypot(top.win_se, second.win_se)
+        if top.chosen and gap < 0:
+            if second.focus >= top.focus:
+                why = (f"the two are within noise of each other (2 standard errors of the difference: "
+                       f"{pct(2 * noise)} points), and between such turns the final choice keeps the one whose end "
+                       f"position the hand formula rates higher")
+            else:
+                why = (f"#2 dropped out of the final choice in an earlier round, and its figure rests on fewer "
+                       f"visits ({second.visits} against {top.visits})")
+            out.append(f"#1 is the final choice's turn although #2 shows a higher win % ({pct(second.win)} against "
+                       f"{pct(top.win)}): {why}.")
+        elif abs(gap) <= 2 * noise:
+            out.append(f"Close: the top two turns differ by {pct(abs(gap))} win % points, within two standard errors "
+                       f"of the difference ({pct(2 * noise)}); by this search either is about as good.")
     if searches > 1 and top.tops < searches and not settled(turns):
-        out.append(f"Unstable: only {top.tops} of the {searches} independent searches put this turn first; "
-                   f"more time may change the answer.")
+        out.append(f"The {searches} independent searches did not all choose this turn ({top.tops} of them did); "
+                   f"their statistics are pooled and the choice is made on the pooled figures, but more time "
+                   f"may change it.")
     if top.partial:
         out.append(f"The search explored only the first {top.tree_moves} of the top turn's {len(top.moves)} "
                    f"moves; the rest is the greedy continuation.")

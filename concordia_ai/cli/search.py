@@ -78,14 +78,16 @@ def _hint_slices(iterations: int) -> int:
 def hint(game_file, seconds, iterations, jobs, top, step, intended, spec, seed, as_json, quiet):
     """Suggest whole turns for whoever decides now: ISMCTS over the unseen stack order.
 
-    Ranks the player's whole turns (the card, every step, done), best first by the search's win
-    estimate less two standard errors, and shows for each the win estimate with its standard
-    error, expected final VP, VP margin over the best opponent, the loss against the top turn and
-    the visits. For the top turn: what it changes now (coins, goods, houses, VP) and the most
-    visited line after it, by player and turn.
-    The win % is the probability of winning: the search's mean value through a calibration map
-    fitted on held-out self-play (results/judgement.md); VP is the expected final VP. The output
-    says in words when the answer is thin or unstable.
+    Ranks the player's whole turns (the card, every step, done) by one rule, printed above the list:
+    the final choice's turn first (sequential halving over whole turns by win %), then the others by
+    win % (by expected VP when the winner is settled). For each: the win % with its standard error,
+    expected final VP, VP margin over the best opponent, the loss against the top turn and the
+    visits. For the top turn: what it changes now (coins, goods, houses, VP), every player's win %,
+    and the most visited line after it, by player and turn.
+    Win %, VP and margin all come from one predicted distribution of the final scores (the final-result
+    model, docs/estimates.md), fitted per player count, budget and stage of the game on held-out games
+    against mixed opponents; the output says when the budget is far from a fitted one, and in words
+    when the answer is thin or close. A position with one legal turn is answered at once.
 
     The default budget is 3 s of CPU time in each of as many search threads as the machine has
     cores, run at once (so about 3 s of wall time); --time S sets the CPU seconds per process,
@@ -170,13 +172,10 @@ def _turn_hint(game_file, game, result, config, described, top, judgement, as_js
     from dataclasses import asdict
 
     from ..protocol import analyze
-    from ..ai.search import calibration_note
+    from ..ai.search import ranking_rule
     from ..ai.turns import hint_warnings, line_after, turn_effect
     turns = analyze.turn_dicts(game, result, top)
-    warnings = hint_warnings(result.turns, result.searches)
-    cal_note = calibration_note(config, game.n_players)
-    if cal_note:
-        warnings.append(cal_note)
+    warnings = hint_warnings(result.turns, result.searches) + list(result.notes)
     effect = turn_effect(game, result.turns[0].moves) if result.turns else None
     judged = _judgement_dict(judgement) if judgement else None
     wall = getattr(result, "wall_seconds", None)
@@ -187,14 +186,12 @@ def _turn_hint(game_file, game, result, config, described, top, judgement, as_js
         _echo_json({"file": game_file, "player": game.names[game.decider], "seat": game.decider,
                     "phase": game.phase, "turns": turns, "candidateTurns": len(result.turns),
                     "candidates": analyze.candidate_dicts(result, top),
+                    "order": ranking_rule(result.turns),
                     "effect": effect, "warnings": warnings, "move": judged, "rootInfo": info,
                     "config": asdict(config)})
         return
-    from ..ai.search import settled
-    order = "expected VP (the winner is settled)" if settled(result.turns) else "win % less two standard errors"
-    first = "the final choice over whole turns, then " if config.focus > 0 else ""
     click.echo(f"{game.names[game.decider]} decides ({render.status_line(game).split(': ', 1)[0]}, "
-               f"{game.phase}); whole turns, best first by {first}{order}")
+               f"{game.phase}); whole turns: {ranking_rule(result.turns)}")
     click.echo(f"budget: {described}; took {info['wallSeconds']:.1f} s of wall time; {result.iterations} "
                f"iterations, {result.nodes} nodes")
     if turns:
@@ -202,7 +199,8 @@ def _turn_hint(game_file, game, result, config, described, top, judgement, as_js
             click.echo(line)
         click.echo(f"The top turn changes: {render.effect_line(effect)}")
         if result.turns[0].seats:
-            click.echo("Win % after it, every player: " + seat_line(game.names, result.turns[0].seats))
+            click.echo("Win % after it, every player: " + seat_line(game.names, result.turns[0].seats,
+                                                                   fixed=game.decider))
         segments = line_after(game, result.turns[0])
         if segments:
             click.echo("Then, the most visited line:")
@@ -217,10 +215,15 @@ def _turn_hint(game_file, game, result, config, described, top, judgement, as_js
         click.echo(f"note: {w}")
 
 
-def seat_line(names: list[str], seats: list[float]) -> str:
-    """Every player's win share on one line, rounded so that the figures shown add up to 100.0."""
+def seat_line(names: list[str], seats: list[float], fixed: int | None = None) -> str:
+    """Every player's win share on one line, rounded so that the figures shown add up to 100.0. The seat
+    `fixed` (the deciding one) is rounded as the turn table rounds it (4 places, then one decimal), so the
+    two figures of one screen agree; the rounding's remainder goes to the largest other share."""
     tenths = [round(1000 * s) for s in seats]
-    tenths[max(range(len(seats)), key=lambda k: seats[k])] += 1000 - sum(tenths)   # rounding goes to the leader
+    if fixed is not None:
+        tenths[fixed] = round(float(f"{100 * round(seats[fixed], 4):.1f}") * 10)
+    others = [k for k in range(len(seats)) if k != fixed]
+    tenths[max(others, key=lambda k: seats[k])] += 1000 - sum(tenths)
     return " · ".join(f"{n} {t / 10:.1f}" for n, t in zip(names, tenths))
 
 

@@ -17,7 +17,6 @@ slice the merged statistics are an honest partial result (for progress bars and 
 from __future__ import annotations
 
 import json
-import math
 import sys
 import threading
 from dataclasses import fields, replace
@@ -83,19 +82,17 @@ def sliced_search(game: Game, config: SearchConfig, slices: int = 1, slice_secon
     return merge_results(game, results, config) if len(results) > 1 else results[0]
 
 
-def lcb(win: float, visits: int) -> float:
-    """A lower confidence bound of the win rate (normal approximation, 95 %)."""
-    if visits <= 0:
-        return 0.0
-    return max(0.0, win - 1.96 * math.sqrt(max(win * (1 - win), 1e-9) / visits))
+def lcb(win: float, se: float) -> float:
+    """A lower confidence bound of the win rate: the shown figure less 1.96 of its one standard error."""
+    return max(0.0, win - 1.96 * se)
 
 
 def candidate_dicts(result: SearchResult, lines: int | None) -> list[dict]:
     cands = result.candidates if lines is None else result.candidates[:lines]
     return [dict(move=c.text, visits=c.visits, winrate=round(c.win, 4), winrateSe=round(c.win_se, 4),
-                 winrateRaw=round(c.win_raw if c.win_raw is not None else c.win, 4), scoreLead=round(c.margin, 3),
+                 winrateRaw=round(c.win_raw, 4), scoreLead=round(c.margin, 3),
                  vp=round(c.vp, 3), vpSe=round(c.vp_se, 3), utility=round(c.mean, 4),
-                 lcb=round(lcb(c.win, c.visits), 4), order=i, pv=c.pv)
+                 lcb=round(lcb(c.win, c.win_se), 4), order=i, pv=c.pv)
             for i, c in enumerate(cands)]
 
 

@@ -16,7 +16,7 @@ from ..engine import position
 from ..io import atomic_write, safe_read
 
 FORMAT = "concordia-hint-cache"
-VERSION = 1
+VERSION = 2    # 2: the figures of the final-result model (ai/outcome.py)
 
 
 @dataclass(frozen=True)

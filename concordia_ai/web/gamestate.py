@@ -1,6 +1,6 @@
 """The game as the page needs it: one JSON object with the board drawing, the players, the market
 display with its prices, the legal moves of the moment with the elements that make them, and who is
-winning now.
+winning now (the final-result model on the position itself, ai.search.position_outcome: no search).
 
 Nothing here changes a game. The stack order of a simulation is never sent: the page knows what the
 table knows (the unseen cards per deck, as `show` tells them).
@@ -9,12 +9,16 @@ from __future__ import annotations
 
 from collections import Counter
 
+from ..ai.search import position_outcome
 from ..engine import costs
+from ..engine.errors import ConcordiaError
 from ..engine.game import CHANCE, Game
 from ..table import render
 from . import board, targets
 
 PLAYER_COLORS = board.PLAYER_COLORS
+# what the players' win bars show before a hint (the page shows a hint's own "seatsLabel" after one)
+WIN_LABEL = "estimate of the position, no search (final-result model)"
 
 
 def page_state(game: Game, *, file: str | None = None, moves: int | None = None, redo: int = 0,
@@ -37,7 +41,7 @@ def page_state(game: Game, *, file: str | None = None, moves: int | None = None,
             "colonistsHome": {"land": home["land"], "sea": home["sea"]},
             "hand": dict(p["hand"]), "discard": dict(p["discard"]), "top": p["top"],
             "houses": len(p["houses"]), "vp": scores[seat]["total"], "score": scores[seat],
-            "win": None if wins is None else round(wins[seat], 4),
+            "win": None if wins is None else wins[seat],
             "isTurn": not game.is_over and turn["player"] == p["name"],
             "decides": decider is not None and decider >= 0 and decider == seat,
             "praefectus": pos["praefectus_magnus"] == p["name"],
@@ -51,7 +55,8 @@ def page_state(game: Game, *, file: str | None = None, moves: int | None = None,
         "phase": turn["phase"], "phaseText": render.PHASE_TEXT.get(turn["phase"], turn["phase"]),
         "player": turn["player"], "card": turn["card"],
         "decider": None if decider is None else ("chance" if decider == CHANCE else game.names[decider]),
-        "players": players, "display": display(game), "prices": prices(game),
+        "players": players, "winLabel": None if wins is None else WIN_LABEL,
+        "display": display(game), "prices": prices(game),
         "gods": {k.label: k.god for k in game.rules.kinds},
         "unseen": {deck: len(names) for deck, names in pos["unseen"].items()},
         "external": pos["chance"] == "external" and pos["stack_order"] is None,
@@ -94,16 +99,13 @@ def prices(game: Game) -> dict[str, int]:
 
 
 def win_shares(game: Game) -> list[float] | None:
-    """Each seat's chance of winning from here: the value model's estimate (the search's leaf
-    evaluation), or the result once the game is over."""
+    """Each seat's share of the wins from here: the final-result model on the position's own evaluation
+    (ai.search.position_outcome, the figure every win % of a hint comes from, here without a search; the
+    shares sum to 1). None when the game is over (the page shows the final ranking then) or when no
+    estimate can be made (missing or damaged model files): the bars are left out, the page still shows."""
     if game.is_over:
-        first = game.ranking()[0]
-        return [1.0 if s == first else 0.0 for s in range(game.n_players)]
-    try:
-        from ..ai import value
-        value.ensure_loaded()
-        wins, _ = value.predict(game.state)
-    except Exception:      # no estimate is better than no page: the bar is left out
         return None
-    total = sum(wins) or 1.0
-    return [w / total for w in wins]
+    try:
+        return list(position_outcome(game).shares)
+    except ConcordiaError:      # ValueWeightsError, OutcomeModelError, GameError: no estimate, no bar
+        return None

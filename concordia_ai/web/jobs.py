@@ -12,7 +12,7 @@ import itertools
 import threading
 import time
 from .. import core
-from ..ai.search import TABLE_FOCUS, SearchConfig, calibration_note, search, settled
+from ..ai.search import TABLE_FOCUS, SearchConfig, ranking_rule, search
 from ..ai.turns import hint_warnings, recorded_turns
 from ..engine import limits
 from ..engine.game import Game
@@ -121,13 +121,11 @@ def hint_work(game: Game, config: SearchConfig, top: int):
         turns = analyze.turn_dicts(game, result, top)
         for t, cand in zip(turns, result.turns):
             t["targets"] = turn_targets(game, cand.moves)
-        warnings = hint_warnings(result.turns, result.searches)
-        cal_note = calibration_note(config, game.n_players)
-        if cal_note:
-            warnings.append(cal_note)
-        order = "expected VP (the winner is settled)" if settled(result.turns) else "win % less two standard errors"
+        warnings = hint_warnings(result.turns, result.searches) + list(result.notes)
         return {"player": game.names[game.decider], "turns": turns, "iterations": result.iterations,
-                "warnings": warnings, "order": order}
+                "warnings": warnings, "order": ranking_rule(result.turns),
+                "seats": result.turns[0].seats if result.turns else [],
+                "seatsLabel": "after the hint's top turn (the hint's final-result model)"}
     return work
 
 

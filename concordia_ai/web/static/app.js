@@ -10,7 +10,7 @@ const S = {
   state: null,        // the last state from the server (the live game, or a view)
   live: null,         // the live game's state while a view is shown
   selected: [],       // element ids tapped so far for the move being made
-  hint: null,         // the last hint job's result
+  hint: null,         // the last hint job's result (with the moveCount and version it searched)
   review: null,       // the last review job's result
   replay: null,       // {file, games, game, at, of}
   busy: false,
@@ -182,14 +182,14 @@ function backToGame() {
 // ------------------------------------------------------------------ the decision of the moment
 function decisionPanel(s) {
   const box = h("section", {class: "panel decide", id: "decide"});
-  if (s.view) {
-    box.append(h("h2", {}, s.status));
-    return box;
-  }
-  if (s.over) {
+  if (s.over) {        // the final ranking (the players' win bars are left out then)
     const bySeat = Object.fromEntries(s.players.map(p => [p.name, p]));
     box.append(h("h2", {}, "Game over"),
       h("ol", {class: "final"}, s.ranking.map(name => h("li", {}, h("b", {}, name), ` ${bySeat[name].vp} VP`))));
+    return box;
+  }
+  if (s.view) {
+    box.append(h("h2", {}, s.status));
     return box;
   }
   const steps = s.stepsLeft !== null && s.stepsLeft !== undefined ? ` · ${s.stepsLeft} step${s.stepsLeft === 1 ? "" : "s"} left` : "";
@@ -359,8 +359,24 @@ function goodDot(g) {
   return d;
 }
 
+// What the players' win bars show: after a hint, its seats' win shares (the figures of its top turn) while
+// the live game is still the position it searched; else the server's estimate of the position without a
+// search (both from the one final-result model). Null: no bars (the game is over, or no estimate).
+function winFigures(s) {
+  const r = S.hint;
+  if (!s.view && r && r.seats && r.seats.length === s.players.length && S.live &&
+      r.moveCount === S.live.moveCount && r.version === S.live.version) {
+    return {wins: r.seats, label: r.seatsLabel || "after the hint's top turn", source: "hint"};
+  }
+  if (!s.winLabel || s.players.some(p => p.win === null || p.win === undefined)) return null;
+  return {wins: s.players.map(p => p.win), label: s.winLabel, source: "position"};
+}
+
 function playersPanel(s) {
-  return h("section", {class: "players panel-tap"}, s.players.map(p => {
+  const fig = winFigures(s);
+  const source = fig ? h("div", {class: "win-source", id: "win-source", "data-source": fig.source},
+    "win bars: ", fig.label) : null;
+  return h("section", {class: "players panel-tap"}, source, s.players.map(p => {
     const hand = Object.entries(p.hand).map(([label, n]) =>
       h("span", {class: `hand-card el god-edge-${(s.gods[label] || "").toLowerCase()}`,
                  "data-el": s.decider === p.name ? `hand:${label}` : null, title: s.gods[label] || null},
@@ -371,8 +387,10 @@ function playersPanel(s) {
     const colonists = ["land", "sea"].map(k => h("span", {class: "home el", "data-el": s.decider === p.name ? `colonist:${k}` : null,
                                                            title: `${k} colonists in the storehouse`},
       pawnIcon(k, p.color), ` ${p.colonistsHome[k]}`));
-    const win = p.win === null ? null : h("div", {class: "winbar", title: "chance of winning now (value model estimate)"},
-      h("div", {class: "fill"}), h("span", {}, `${pct(p.win)} % win`));
+    const w = fig ? fig.wins[p.seat] : null;
+    const win = w === null || w === undefined ? null :
+      h("div", {class: "winbar from-" + fig.source, title: `chance of winning: ${fig.label}`, "data-source": fig.source},
+        h("div", {class: "fill"}), h("span", {class: "win-pct"}, `${pct(w)} % win`));
     const card = h("div", {class: "player" + (p.isTurn ? " turn" : "") + (p.decides ? " decides" : ""),
                            "data-seat": p.seat},
       h("div", {class: "p-head"}, h("span", {class: "swatch"}), h("b", {class: "p-name"}, p.name),
@@ -391,7 +409,7 @@ function playersPanel(s) {
         p.top ? h("span", {class: `hand-card el god-edge-${(s.gods[p.top] || "").toLowerCase()}`, "data-el": `top:${p.top}`},
           p.top) : h("i", {}, "none")));
     card.querySelector(".swatch").style.background = p.color;
-    if (win) card.querySelector(".winbar .fill").style.width = `${(100 * p.win).toFixed(1)}%`;
+    if (win) card.querySelector(".winbar .fill").style.width = `${(100 * w).toFixed(1)}%`;
     if (win) card.querySelector(".winbar .fill").style.background = p.color;
     return card;
   }));
@@ -480,8 +498,9 @@ async function runJob(path, body, barId) {
 }
 
 async function startHint() {
+  const version = S.live ? S.live.version : null;     // the file the hint searched (a move meanwhile changes it)
   const job = await runJob("/api/hint", Object.assign({top: 5}, budget("hint-budget")), "hint-progress");
-  S.hint = Object.assign({moveCount: job.moveCount}, job.result);
+  S.hint = Object.assign({moveCount: job.moveCount, version}, job.result);
   draw();
 }
 

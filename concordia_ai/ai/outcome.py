@@ -1,0 +1,364 @@
+"""The final-result model: one predicted distribution of the final scores, from which every figure a player
+reads comes (win shares, expected final VP, expected margin), so that they cannot disagree.
+
+Seat i's final score is modelled as
+
+    S_i = v_i + sigma * (G_i - EULER),      G_i independent standard Gumbel draws,
+
+so E[S_i] = v_i and, exactly (the Gumbel-max identity),
+
+    win share_i       = softmax(v / sigma)_i                    (they sum to 1 by construction)
+    expected VP_i     = v_i
+    expected margin_i = E[S_i - max_{j != i} S_j] = v_i - sigma * log sum_{j != i} exp(v_j / sigma)
+
+With two players the share is a logistic function of the expected margin, v_i - v_j.
+
+The locations v come from mu, every seat's mean estimated final VP in the search after the move (the
+core backs them up: `seat_vp`), or from the evaluation of the position itself when nothing was searched:
+
+    v_i = mean(mu) + b + k (mu_i - mean(mu)) - d [i is the deciding seat]
+
+b corrects the evaluation's level, k how far apart it puts the seats, d the search's optimism for the
+seat it plans for (it plays that seat's moves better than the others'). Each of b, k, d and log sigma is
+linear in the horizon h (the share of the market cards still to be bought, 0 once the game's end is
+triggered): the opening, with the longest horizon, gets the widest distribution. The coefficients are
+fitted per evaluation (hand or net), player count and search budget on held-out positions from games with
+mixed opponents (`fit`, run by scripts/outcome_fit.py on the data of scripts/outcome_data.py), and kept in
+data/value/outcome.json:
+
+    {"format": "concordia-outcome-v1",
+     "models": [{"eval": "hand", "players": 2, "seconds": 3.0,
+                 "b": [b0, b1], "k": [k0, k1], "d": [d0, d1], "log_sigma": [s0, s1], ...}, ...]}
+
+(each coefficient pair is [value at h = 0, change per unit of h]). `seconds` is the CPU time of one search
+thread the model was fitted at; 0 means the position's own evaluation, without a search. A search uses
+the model of its evaluation and player count fitted nearest to its budget on a log scale; `note` says
+when none was fitted within BUDGET_FACTOR of it.
+"""
+from __future__ import annotations
+
+import json
+import math
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+
+from ..engine.content import DATA_DIR as PACKAGE_DATA
+from ..engine.errors import ConcordiaError
+
+FORMAT = "concordia-outcome-v1"
+MODELS = PACKAGE_DATA / "value" / "outcome.json"
+EULER = 0.5772156649015329
+# iterations per CPU second of one search thread, to place an iteration budget on the seconds scale
+# (measured: a median of 125,000-180,000 at 0.1-3 s in the earlier calibration runs, results/calibration*/)
+ITERATIONS_PER_SECOND = 140_000
+BUDGET_FACTOR = 10.0
+MIN_K, MIN_SIGMA = 0.05, 0.5
+
+
+class OutcomeModelError(ConcordiaError):
+    """A model file that is damaged or holds a model that is not a distribution."""
+
+
+@dataclass(frozen=True)
+class Model:
+    """The coefficients of one setting: each a pair (value at h = 0, change per unit of h)."""
+    eval: str
+    players: int
+    seconds: float
+    b: tuple[float, float] = (0.0, 0.0)
+    k: tuple[float, float] = (1.0, 0.0)
+    d: tuple[float, float] = (0.0, 0.0)
+    log_sigma: tuple[float, float] = (math.log(8.0), 0.0)
+    fitted: bool = True
+
+    def at(self, h: float) -> tuple[float, float, float, float]:
+        """(b, k, d, sigma) at horizon h."""
+        h = min(max(float(h), 0.0), 1.0)
+        b = self.b[0] + self.b[1] * h
+        k = max(MIN_K, self.k[0] + self.k[1] * h)
+        d = self.d[0] + self.d[1] * h
+        sigma = max(MIN_SIGMA, math.exp(self.log_sigma[0] + self.log_sigma[1] * h))
+        return b, k, d, sigma
+
+    def core_tuple(self, h: float) -> tuple[float, float, float]:
+        """(k, d, sigma): what the core's final choice halves by (cext/search.pxi, _shown_share)."""
+        _, k, d, sigma = self.at(h)
+        return k, d, sigma
+
+    def to_dict(self) -> dict:
+        return dict(eval=self.eval, players=self.players, seconds=self.seconds, b=list(self.b), k=list(self.k),
+                    d=list(self.d), log_sigma=list(self.log_sigma))
+
+
+@dataclass
+class Outcome:
+    """The predicted final result: every seat's win share and expected final VP, and the deciding seat's
+    expected margin over the best other seat (all from one distribution)."""
+    decider: int
+    shares: list[float]
+    vp: list[float]
+    margin: float
+    sigma: float
+    slope: float = 0.0     # d share[decider] / d mu[decider] (for the standard error: the delta method)
+
+    @property
+    def win(self) -> float:
+        return self.shares[self.decider]
+
+
+def _lse(x: np.ndarray) -> float:
+    top = float(np.max(x))
+    return top + math.log(float(np.sum(np.exp(x - top))))
+
+
+def predict(mu, decider: int, h: float, model: Model) -> Outcome:
+    """The final-result distribution for mean estimated final VPs `mu` (one per seat)."""
+    mu = np.asarray(mu, dtype=float)
+    b, k, d, sigma = model.at(h)
+    mean = float(mu.mean())
+    v = mean + b + k * (mu - mean)
+    v[decider] -= d
+    z = v / sigma
+    e = np.exp(z - z.max())
+    shares = e / e.sum()
+    margin = float(v[decider] - sigma * _lse(np.delete(z, decider)))
+    p = float(shares[decider])
+    slope = k * p * (1.0 - p) / sigma
+    return Outcome(decider, [float(x) for x in shares], [float(x) for x in v], margin, sigma, slope)
+
+
+@dataclass
+class NodeStats:
+    """What the search backs up through one node for the model: the mean estimated final VP of every seat
+    over all `visits` iterations, the deciding seat's mean margin and mean square margin (its spread gives
+    the standard error), and over the `term` iterations that reached the game's end, their exact results
+    (every seat's win rate and final VP, the deciding seat's margin)."""
+    visits: int
+    seat_vp: list[float]
+    margin: float
+    margin2: float
+    term: int = 0
+    term_win: list[float] = field(default_factory=list)
+    term_vp: list[float] = field(default_factory=list)
+    term_margin: float = 0.0
+
+    @classmethod
+    def from_raw(cls, raw: dict) -> "NodeStats":
+        """From a core answer's child or turn dict."""
+        return cls(raw["visits"], list(raw["seat_vp"]), raw["margin"], raw["margin2"], raw["term"],
+                   list(raw["term_win"]), list(raw["term_vp"]), raw["term_margin"])
+
+    @staticmethod
+    def pool(group: list["NodeStats"]) -> "NodeStats":
+        """Several searches' statistics of one node (or of one turn reached in several orders) as one."""
+        n, e = sum(s.visits for s in group), sum(s.term for s in group)
+        seats = len(group[0].seat_vp)
+
+        def mean(attr, weight, i=None):
+            total = sum(weight(s) for s in group)
+            if total <= 0:
+                return 0.0
+            return sum((getattr(s, attr) if i is None else (getattr(s, attr)[i] if getattr(s, attr) else 0.0))
+                       * weight(s) for s in group) / total
+        visits, term = (lambda s: s.visits), (lambda s: s.term)
+        return NodeStats(n, [mean("seat_vp", visits, i) for i in range(seats)], mean("margin", visits),
+                         mean("margin2", visits), e, [mean("term_win", term, i) for i in range(seats)],
+                         [mean("term_vp", term, i) for i in range(seats)], mean("term_margin", term))
+
+
+def predict_stats(stats: NodeStats, decider: int, h: float, model: Model) -> tuple[Outcome, float]:
+    """The shown figures of a node and their one standard error. The iterations that reached the game's end
+    count with their exact results; the others with the model on their mean estimated VP: the distribution
+    is the mixture of the two, weighted by how many iterations each holds."""
+    n = len(stats.seat_vp)
+    if stats.visits <= 0:
+        out = predict([0.0] * n, decider, h, model)    # nothing backed up: no seat ahead of another
+        return out, 0.5
+    cut = stats.visits - stats.term
+    wt, wc = stats.term / stats.visits, cut / stats.visits
+    if cut > 0:
+        mu = [(stats.seat_vp[i] * stats.visits - (stats.term_vp[i] * stats.term if stats.term else 0.0)) / cut
+              for i in range(n)]
+        c = predict(mu, decider, h, model)
+    else:
+        c = Outcome(decider, [0.0] * n, [0.0] * n, 0.0, model.at(h)[3], 0.0)
+    tw = stats.term_win if stats.term else [0.0] * n
+    tv = stats.term_vp if stats.term else [0.0] * n
+    out = Outcome(decider, [wt * tw[i] + wc * c.shares[i] for i in range(n)],
+                  [wt * tv[i] + wc * c.vp[i] for i in range(n)], wt * stats.term_margin + wc * c.margin,
+                  c.sigma, wc * c.slope)
+    return out, win_se(out, _mean_se(stats.margin2, stats.margin, stats.visits))
+
+
+def win_se(outcome: Outcome, margin_se: float) -> float:
+    """The one standard error of a shown win share: the standard error of the deciding seat's mean margin
+    (the spread of the margins backed up through the node) through the share's slope (delta method)."""
+    if not math.isfinite(margin_se):
+        return 0.5
+    return min(0.5, abs(outcome.slope) * margin_se)
+
+
+def _mean_se(mean_square: float, mean: float, n: int) -> float:
+    if n < 2:
+        return float("inf")
+    return math.sqrt(max(0.0, mean_square - mean * mean) / (n - 1))
+
+
+def horizon(state, start_cards: int) -> float:
+    """How much of the game is left: the share of the market cards still to be bought (0 once the game's
+    end is triggered). `start_cards`: the cards to buy at the start for this board and player count."""
+    if state.end_triggered or state.is_over:
+        return 0.0
+    return min(1.0, state.cards_left / max(1, start_cards))
+
+
+_start_cards: dict[tuple, int] = {}
+
+
+def game_horizon(game) -> float:
+    """horizon() of a Game, with the start's card count of its board and player count."""
+    key = (game.board.name, game.n_players)
+    if key not in _start_cards:
+        from ..engine.game import Game
+        _start_cards[key] = Game.new(game.board.name, game.n_players, seed=0).state.cards_left
+    return horizon(game.state, _start_cards[key])
+
+
+# ---------------------------------------------------------------- the file of fitted models
+
+_cache: dict[tuple, list[Model]] = {}
+
+
+def load(path: Path | str | None = None) -> list[Model]:
+    """The models of a model file (the package's by default; [] without the file)."""
+    path = MODELS if path is None else Path(path)
+    try:
+        st = path.stat()
+        key = (str(path), st.st_mtime_ns, st.st_size)
+    except OSError:
+        key = (str(path), None, None)
+    if key in _cache:
+        return _cache[key]
+    try:
+        info = json.loads(path.read_text(encoding="utf-8"))
+        if info.get("format") != FORMAT:
+            raise ValueError(f"format {info.get('format')!r}, not {FORMAT}")
+        models = [Model(str(m["eval"]), int(m["players"]), float(m["seconds"]), _pair(m["b"]), _pair(m["k"]),
+                        _pair(m["d"]), _pair(m["log_sigma"])) for m in info["models"]]
+    except FileNotFoundError:
+        models = []
+    except (OSError, ValueError, KeyError, TypeError, AttributeError) as e:
+        raise OutcomeModelError(f"outcome models: {path} is not a model file: {e}") from None
+    for m in models:
+        if m.eval not in ("net", "hand") or not 2 <= m.players <= 5 or not (m.seconds >= 0):
+            raise OutcomeModelError(f"outcome models: {path} has a model for eval {m.eval!r}, {m.players} players, "
+                                    f"{m.seconds} s; valid: eval net or hand, 2-5 players, seconds >= 0")
+        values = m.b + m.k + m.d + m.log_sigma
+        if not all(math.isfinite(x) for x in values):
+            raise OutcomeModelError(f"outcome models: {path} holds a coefficient that is not finite")
+    _cache[key] = models
+    return models
+
+
+def _pair(x) -> tuple[float, float]:
+    a, b = x
+    return float(a), float(b)
+
+
+def budget_seconds(seconds: float, iterations: int) -> float:
+    """The CPU seconds of one search thread: its time budget, or its iterations at ITERATIONS_PER_SECOND
+    (the smaller, with both). Threads merged side by side do not change it: they shrink the noise of the
+    figures, not the bias the model corrects."""
+    budgets = []
+    if seconds and seconds > 0:
+        budgets.append(seconds)
+    if iterations and iterations > 0:
+        budgets.append(iterations / ITERATIONS_PER_SECOND)
+    return min(budgets) if budgets else 0.0
+
+
+def find(eval_kind: str, players: int, seconds: float, path: Path | str | None = None) -> Model:
+    """The model for this evaluation and player count fitted nearest to `seconds` (log scale; 0 is the
+    position's own evaluation), or an unfitted default (k = 1, d = 0, sigma 8 VP) with fitted=False."""
+    models = [m for m in load(path) if m.eval == eval_kind and m.players == players]
+    want = seconds > 0
+    models = [m for m in models if (m.seconds > 0) == want]
+    if not models:
+        return Model(eval_kind, players, seconds, fitted=False)
+    if not want:
+        return models[0]
+    return min(models, key=lambda m: (abs(math.log(seconds / m.seconds)), m.seconds))
+
+
+def note(model: Model, seconds: float) -> str | None:
+    """A line for the player when the figures are not calibrated for this setting, else None."""
+    what = "the value model" if model.eval == "net" else "the hand formula"
+    if not model.fitted:
+        return (f"the win % and VP here come from the final-result model with its default coefficients for "
+                f"{what} ({model.players} players): no fit for this setting, so their calibration is not measured")
+    if seconds > 0 and model.seconds > 0 and not 1 / BUDGET_FACTOR <= seconds / model.seconds <= BUDGET_FACTOR:
+        return (f"the win % here comes from the final-result model fitted at {model.seconds:g} CPU s of search; "
+                f"this search's budget (about {seconds:.3g} s per thread) is far from it, so its calibration is "
+                f"not measured")
+    return None
+
+
+# ---------------------------------------------------------------- fitting
+
+def fit(rows: list[dict], eval_kind: str, players: int, seconds: float) -> Model:
+    """Fit a setting's coefficients on rows {"mu": [..], "decider": i, "h": h, "final": [..], "winner": j},
+    optionally with "wt" (the share of the node's iterations that reached the game's end) and "tw" (their
+    win rate of the real winner): the shown share is then the mixture wt * tw + (1 - wt) * the model's.
+
+    b, k and d by least squares of every seat's final VP on mu (each linear in h, with a weak pull towards
+    b = 0, k = 1, d = 0); then log sigma (linear in h) by maximum likelihood of the winner under the shown
+    shares."""
+    X, y = [], []
+    for r in rows:
+        mu = np.asarray(r["mu"], float)
+        mean, h = mu.mean(), r["h"]
+        for i, f in enumerate(r["final"]):
+            dec = 1.0 if i == r["decider"] else 0.0
+            dev = mu[i] - mean
+            X.append([1.0, h, dev, h * dev, -dec, -h * dec])
+            y.append(f - mean)
+    X, y = np.asarray(X), np.asarray(y)
+    prior = np.array([0.0, 0.0, 1.0, 0.0, 0.0, 0.0])
+    lam = 1.0
+    coef = np.linalg.solve(X.T @ X + lam * np.eye(6), X.T @ y + lam * prior)
+    located = Model(eval_kind, players, seconds, (coef[0], coef[1]), (coef[2], coef[3]), (coef[4], coef[5]),
+                    (0.0, 0.0))
+    loc = [(predict(r["mu"], r["decider"], r["h"], located).vp, r["winner"], r["h"], r.get("wt", 0.0),
+            r.get("tw", 0.0)) for r in rows]
+    return Model(eval_kind, players, seconds, located.b, located.k, located.d, _fit_log_sigma(loc))
+
+
+def _winner_loglik(loc, s0: float, s1: float) -> float:
+    total = 0.0
+    for v, w, h, wt, tw in loc:
+        sigma = max(MIN_SIGMA, math.exp(s0 + s1 * h))
+        z = np.asarray(v) / sigma
+        p = math.exp(float(z[w]) - _lse(z))
+        total += math.log(max(1e-12, wt * tw + (1.0 - wt) * p))
+    return total
+
+
+def _fit_log_sigma(loc) -> tuple[float, float]:
+    """(s0, s1) maximising the winner's log likelihood: a coarse grid, then coordinate refinement."""
+    best = max(((s0, s1) for s0 in np.linspace(0.0, 4.5, 19) for s1 in np.linspace(-2.0, 2.0, 17)),
+               key=lambda p: _winner_loglik(loc, *p))
+    s0, s1 = best
+    step = 0.125
+    current = _winner_loglik(loc, s0, s1)
+    while step > 1e-3:
+        moved = False
+        for ds0, ds1 in ((step, 0), (-step, 0), (0, step), (0, -step)):
+            value = _winner_loglik(loc, s0 + ds0, s1 + ds1)
+            if value > current:
+                s0, s1, current = s0 + ds0, s1 + ds1, value
+                moved = True
+        if not moved:
+            step /= 2
+    return float(s0), float(s1)

@@ -1,0 +1,138 @@
+#!/usr/bin/env python3
+"""Held-out positions for the final-result model (concordia_ai/ai/outcome.py): games against mixed opponents,
+positions drawn from them, each searched as a hint searches it, and how the game really ended.
+
+    python3 scripts/outcome_data.py --players 2 --games 50 --per-game 4 --budgets 3,0.3 --seed 7000 \
+        --jobs 2 --log results/outcome/positions-2p.jsonl
+
+Game g is dealt on board g % 4 with --players seats; each seat's bot is drawn (seeded by the deal) from
+POOL: the search at three budgets, the hand-formula search of the training data, the heuristic, the greedy
+bot and the two plan bots, so the positions are not self-play of one bot. --per-game turn starts are drawn
+from the game (seeded), the game is played to its end, and every drawn position is searched once per budget in
+--budgets (CPU seconds of one search thread, the hint's settings otherwise: focus TABLE_FOCUS, eval auto).
+
+One record per game goes to --log as it ends (lab/jobs.py: a rerun plays only the missing games). Each record
+holds the final scores and the winner, and per position: the horizon, the position's own evaluations (hand
+formula and value model: the model at 0 s), and per budget the raw statistics of every whole turn the final
+choice looked at (its candidates and the chosen one), from which scripts/outcome_fit.py fits the model and
+recomputes the shown figures exactly as a hint computes them. Each search also records whether its list
+follows the one ranking rule (`rule`; the sweep of the ranking rule's target).
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from concordia_ai import core  # noqa: E402
+from concordia_ai.ai import outcome, value  # noqa: E402
+from concordia_ai.ai.bots import make_bot, play_game  # noqa: E402
+from concordia_ai.ai.search import (TABLE_FOCUS, SearchConfig, effective_eval, end_advantage, search,  # noqa: E402
+                                    settled)
+from concordia_ai.engine.game import Game  # noqa: E402
+from concordia_ai.lab import jobs  # noqa: E402
+
+BOARDS = ("imperium", "italia", "creta", "aegyptus")
+POOL = ("ismcts:seconds=0.03,iterations=0", "ismcts:seconds=0.1,iterations=0", "ismcts:iterations=1000",
+        "ismcts:iterations=300,eval=hand", "heuristic", "greedy", "plan:mars", "plan:minerva")
+KEY = ("players", "game", "seed", "per_game", "budgets")
+
+
+class Starts:
+    """Records every turn start of the deciding player (a copy of the state) while a game is played."""
+
+    def __init__(self):
+        self.taken = []
+        self._last = None
+
+    def before(self, state):
+        if state.decider >= 0 and state.turns != self._last and not state.is_over:
+            self._last = state.turns
+            self.taken.append(state.copy())
+
+
+def turn_record(g, t) -> dict:
+    st = t.stats
+    return dict(moves=list(t.moves), adv=round(end_advantage(g, t.moves), 4), visits=t.visits,
+                seat_vp=[round(x, 4) for x in st.seat_vp], margin=round(st.margin, 4), margin2=round(st.margin2, 3),
+                term=st.term, term_win=[round(x, 5) for x in st.term_win], term_vp=[round(x, 3) for x in st.term_vp],
+                term_margin=round(st.term_margin, 3), focus=t.focus, candidate=t.candidate, chosen=t.chosen,
+                win_raw=round(t.win_raw, 5), shown=round(t.win, 5))
+
+
+def follows_ranking_rule(turns) -> bool:
+    """The answer's list follows the one ranking rule (search.ranking_rule): at most one chosen turn, first,
+    then every other by win % (by VP when settled), best first."""
+    chosen = [i for i, t in enumerate(turns) if t.chosen]
+    rest = turns[len(chosen):]
+    figure = (lambda t: t.vp) if settled(turns) else (lambda t: t.win)
+    return chosen in ([], [0]) and all(figure(a) >= figure(b) for a, b in zip(rest, rest[1:]))
+
+
+def one_game(task: dict) -> dict:
+    players, game_id, seed, per_game, budgets = (task[k] for k in KEY)
+    deal = seed + game_id
+    board = BOARDS[game_id % 4]
+    rng = random.Random(deal)
+    specs = [rng.choice(POOL) for _ in range(players)]
+    bots = [make_bot(s, seed=deal * 16 + i) for i, s in enumerate(specs)]
+    starts = Starts()
+    t0 = time.process_time()
+    played = play_game(bots, board, deal, watch=starts)
+    rec = {k: task[k] for k in KEY}
+    rec.update(board=board, bots=specs)
+    if played.truncated:
+        return dict(rec, rows=[], truncated=True)
+    game = played.game
+    final = [s["total"] for s in game.scores()]
+    winner = game.ranking()[0]
+    start_cards = Game.new(board, players, seed=0).state.cards_left
+    picks = sorted(rng.sample(range(len(starts.taken)), min(per_game, len(starts.taken))))
+    rows = []
+    for k in picks:
+        state = starts.taken[k]
+        g = Game(state.copy(), game.names)
+        row = dict(turn=state.turns, decider=g.decider, h=round(outcome.horizon(state, start_cards), 4),
+                   mu_hand=[round(x, 4) for x in core.evaluate_state(state)],
+                   mu_net=[round(x, 4) for x in value.predict(state)[1]], searches={})
+        for b in budgets:
+            res = search(g, SearchConfig(seconds=b, iterations=0, focus=TABLE_FOCUS, jobs=1, seed=deal * 64 + k))
+            looked = [t for t in res.turns if t.candidate or t.chosen]
+            row["searches"][str(b)] = dict(eval=effective_eval("auto", players), iterations=res.iterations,
+                                           turns=[turn_record(g, t) for t in looked],
+                                           rule=follows_ranking_rule(res.turns), listed=len(res.turns))
+        rows.append(row)
+    return dict(rec, final=final, winner=winner, rows=rows, cpu_seconds=round(time.process_time() - t0, 1))
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--players", type=int, required=True, choices=(2, 3, 4, 5))
+    ap.add_argument("--games", type=int, default=50)
+    ap.add_argument("--first-game", type=int, default=0)
+    ap.add_argument("--per-game", type=int, default=4)
+    ap.add_argument("--budgets", default="3,0.3", help="CPU seconds of one search thread, comma-separated")
+    ap.add_argument("--seed", type=int, default=7000)
+    ap.add_argument("--log", required=True)
+    jobs.add_runner_options(ap)
+    args = ap.parse_args()
+    budgets = [float(x) for x in args.budgets.split(",")]
+    tasks = [dict(players=args.players, game=g, seed=args.seed, per_game=args.per_game, budgets=budgets)
+             for g in range(args.first_game, args.first_game + args.games)]
+    Path(args.log).parent.mkdir(parents=True, exist_ok=True)
+    t0 = time.time()
+    recs, new = jobs.run_logged(one_game, tasks, key=lambda r: tuple(json.dumps(r[k]) for k in KEY), log=args.log,
+                                progress=f"{args.players}p games", **jobs.runner_options(args, ap))
+    print(json.dumps(dict(log=args.log, games=len(recs), new=new, positions=sum(len(r["rows"]) for r in recs),
+                          wall_seconds=round(time.time() - t0, 1),
+                          command="python3 " + " ".join(sys.argv))))
+
+
+if __name__ == "__main__":
+    main()

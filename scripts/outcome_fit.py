@@ -1,0 +1,210 @@
+#!/usr/bin/env python3
+"""Fit the final-result model (concordia_ai/ai/outcome.py) on the held-out positions of scripts/outcome_data.py,
+and measure the figures exactly as a hint shows them.
+
+    python3 scripts/outcome_fit.py --logs 'results/outcome/positions-*p.jsonl' \
+        --write concordia_ai/data/value/outcome.json --report results/outcome/report.json
+
+For every setting (player count; budget: each searched budget, and 0 = the position's own evaluation) the
+positions are cross-fitted: the model is fitted on the games with even ids and measured on the odd ones,
+and the other way round, so every measured figure comes from a model that never saw its game. A search's
+figure is replayed as the hint makes it: every whole turn the final choice looked at gets its figures
+under the model (outcome.predict_stats), the pick is made by search.final_pick (the recorded end-of-turn
+evaluations stand in for the tie rule's), and the picked turn's win share, VP and margin are the shown
+figures. With --write, the models fitted on all the positions are written (with their measured figures).
+
+Prints JSON: per setting and over all player counts, the expected calibration error (10 equal-width bins),
+the reliability table, the positions shown at 90 % or more (10 % or less) against their real rate, the
+shown VP and margin against the real final ones (by decile of the shown margin), and the ECE by stage
+(horizon thirds); the raw figure of the old display (the search's own mean win value) beside it.
+"""
+from __future__ import annotations
+
+import argparse
+import glob
+import json
+import sys
+from pathlib import Path
+
+import numpy as np
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from concordia_ai.ai import outcome  # noqa: E402
+from concordia_ai.ai.search import TurnCandidate, final_pick  # noqa: E402
+from concordia_ai.ai.value import reliability  # noqa: E402
+from concordia_ai.io.atomic_write import write_atomic  # noqa: E402
+from concordia_ai.io.jsonl import read_records  # noqa: E402
+
+
+def positions(logs: list[str]) -> list[dict]:
+    """Every position of every game, with the game's outcome."""
+    out = []
+    for path in logs:
+        for rec in read_records(path, repair=True, error=ValueError):
+            for row in rec["rows"]:
+                out.append(dict(row, players=rec["players"], game=rec["game"], board=rec["board"],
+                                final=rec["final"], winner=rec["winner"]))
+    return out
+
+
+def _stats(t: dict) -> outcome.NodeStats:
+    return outcome.NodeStats(t["visits"], t["seat_vp"], t["margin"], t["margin2"], t["term"], t["term_win"],
+                             t["term_vp"], t["term_margin"])
+
+
+def _cut_mu(st: outcome.NodeStats) -> list[float] | None:
+    cut = st.visits - st.term
+    if cut <= 0:
+        return None
+    return [(st.seat_vp[i] * st.visits - (st.term_vp[i] * st.term if st.term else 0.0)) / cut
+            for i in range(len(st.seat_vp))]
+
+
+def chosen_turn(p: dict, budget: str, model: outcome.Model | None) -> dict:
+    """The turn the hint shows first: with a model, the pick replayed under it; without, as recorded."""
+    turns = p["searches"][budget]["turns"]
+    if model is None:
+        return next(t for t in turns if t["chosen"])
+    cands = []
+    for t in turns:
+        out, se = outcome.predict_stats(_stats(t), p["decider"], p["h"], model)
+        tc = TurnCandidate(t["moves"], [], t["visits"], 0.0, out.win, out.vp[p["decider"]], out.margin, se,
+                           focus=t["focus"], candidate=t["candidate"])
+        tc.record = t
+        cands.append(tc)
+    pick = final_pick(None, cands, advantage=lambda tc: tc.record["adv"])
+    return pick.record if pick is not None else next(t for t in turns if t["chosen"])
+
+
+def fit_rows(ps: list[dict], budget: str, eval_kind: str, picks_model) -> list[dict]:
+    """The rows outcome.fit takes: the shown turn's cut-off mean VPs (or the position's own evaluation at
+    budget 0) and the share of its iterations that reached the end, with how the game ended."""
+    rows = []
+    for p in ps:
+        if budget == "0":
+            mu, wt, tw = p["mu_net"] if eval_kind == "net" else p["mu_hand"], 0.0, 0.0
+        else:
+            st = _stats(chosen_turn(p, budget, picks_model))
+            mu = _cut_mu(st)
+            wt = st.term / st.visits if st.visits else 0.0
+            tw = st.term_win[p["winner"]] if st.term else 0.0
+            if mu is None:
+                continue
+        rows.append(dict(mu=mu, decider=p["decider"], h=p["h"], final=p["final"], winner=p["winner"], wt=wt, tw=tw))
+    return rows
+
+
+def fit_setting(ps: list[dict], players: int, budget: str, eval_kind: str) -> outcome.Model:
+    seconds = float(budget)
+    # the pick depends on the model: fit on the recorded picks, then once more on the picks the first fit makes
+    model = outcome.fit(fit_rows(ps, budget, eval_kind, None), eval_kind, players, seconds)
+    if budget != "0":
+        model = outcome.fit(fit_rows(ps, budget, eval_kind, model), eval_kind, players, seconds)
+    return model
+
+
+def shown(p: dict, budget: str, model: outcome.Model, eval_kind: str) -> dict:
+    """The figures a player reads at position p under the model, and the raw figure of the old display."""
+    d = p["decider"]
+    if budget == "0":
+        mu = p["mu_net"] if eval_kind == "net" else p["mu_hand"]
+        out, raw = outcome.predict(mu, d, p["h"], model), None
+    else:
+        t = chosen_turn(p, budget, model)
+        out, _ = outcome.predict_stats(_stats(t), d, p["h"], model)
+        raw = t["win_raw"]
+    final = p["final"]
+    return dict(win=out.win, vp=out.vp[d], margin=out.margin, raw=raw, won=int(p["winner"] == d),
+                final_vp=final[d], final_margin=final[d] - max(v for i, v in enumerate(final) if i != d), h=p["h"])
+
+
+def measure(figs: list[dict]) -> dict:
+    if not figs:
+        return {}
+    win = np.array([f["win"] for f in figs])
+    won = np.array([f["won"] for f in figs], float)
+    ece, table = reliability(win, won)
+    out = dict(positions=len(figs), ece=round(ece, 4), reliability=table,
+               brier=round(float(np.mean((win - won) ** 2)), 4),
+               mean_shown=round(float(win.mean()), 4), rate=round(float(won.mean()), 4))
+    for name, sel in (("shown_90_or_more", win >= 0.9), ("shown_10_or_less", win <= 0.1)):
+        if sel.any():
+            out[name] = dict(n=int(sel.sum()), mean_shown=round(float(win[sel].mean()), 4),
+                             rate=round(float(won[sel].mean()), 4))
+    if figs[0]["raw"] is not None:
+        raw = np.array([f["raw"] for f in figs])
+        out["ece_raw"] = round(reliability(raw, won)[0], 4)
+        hi = raw >= 0.9
+        if hi.any():
+            out["raw_90_or_more"] = dict(n=int(hi.sum()), mean_shown=round(float(raw[hi].mean()), 4),
+                                         rate=round(float(won[hi].mean()), 4))
+    vp = np.array([f["vp"] for f in figs])
+    fvp = np.array([f["final_vp"] for f in figs], float)
+    margin = np.array([f["margin"] for f in figs])
+    fm = np.array([f["final_margin"] for f in figs], float)
+    out["vp"] = dict(mean_shown=round(float(vp.mean()), 2), mean_final=round(float(fvp.mean()), 2),
+                     mean_abs_error=round(float(np.abs(vp - fvp).mean()), 2))
+    order = np.argsort(margin)
+    deciles = []
+    for part in np.array_split(order, 10):
+        if len(part):
+            deciles.append(dict(n=len(part), mean_shown=round(float(margin[part].mean()), 2),
+                                mean_final=round(float(fm[part].mean()), 2),
+                                gap=round(float(margin[part].mean() - fm[part].mean()), 2)))
+    out["margin_deciles"] = deciles
+    out["margin_worst_decile_gap"] = max(abs(x["gap"]) for x in deciles)
+    h = np.array([f["h"] for f in figs])
+    stages = {}
+    for name, lo, hi_ in (("late (h < 1/3)", -1, 1 / 3), ("middle", 1 / 3, 2 / 3), ("early (h >= 2/3)", 2 / 3, 2)):
+        sel = (h >= lo) & (h < hi_) if lo >= 0 else h < hi_
+        if sel.sum() >= 10:
+            stages[name] = dict(n=int(sel.sum()), ece=round(reliability(win[sel], won[sel])[0], 4))
+    out["by_stage"] = stages
+    return out
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--logs", default="results/outcome/positions-*p.jsonl")
+    ap.add_argument("--write", default=None, metavar="FILE", help="write the models fitted on all positions")
+    ap.add_argument("--report", default=None, metavar="FILE")
+    args = ap.parse_args()
+    logs = sorted(glob.glob(args.logs))
+    ps = positions(logs)
+    by_players: dict[int, list[dict]] = {}
+    for p in ps:
+        by_players.setdefault(p["players"], []).append(p)
+    report, models, pooled = {}, [], {}
+    for n, group in sorted(by_players.items()):
+        eval_kind = next(iter(group[0]["searches"].values()))["eval"]
+        budgets = sorted(group[0]["searches"], key=float) + ["0"]
+        for budget in budgets:
+            figs = []
+            for half in (0, 1):
+                train = [p for p in group if p["game"] % 2 != half]
+                test = [p for p in group if p["game"] % 2 == half]
+                model = fit_setting(train, n, budget, eval_kind)
+                figs += [shown(p, budget, model, eval_kind) for p in test]
+            final = fit_setting(group, n, budget, eval_kind)
+            m = measure(figs)
+            report[f"{n}p {budget}s"] = dict(eval=eval_kind, games=len({p["game"] for p in group}), **m)
+            pooled.setdefault(budget, []).extend(figs)
+            models.append(dict(final.to_dict(), positions=len(group), games=len({p["game"] for p in group}),
+                               cross_fitted_ece=m.get("ece")))
+    for budget, figs in pooled.items():
+        report[f"all {budget}s"] = measure(figs)
+    command = "python3 " + " ".join(sys.argv)
+    summary = dict(command=command, logs=logs, positions=len(ps), settings=report)
+    if args.write:
+        write_atomic(args.write, json.dumps(dict(format=outcome.FORMAT, command=command, logs=logs,
+                                                 models=models), indent=1) + "\n")
+    text = json.dumps(summary, indent=1)
+    if args.report:
+        write_atomic(args.report, text + "\n")
+    print(text)
+
+
+if __name__ == "__main__":
+    main()

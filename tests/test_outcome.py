@@ -1,0 +1,127 @@
+"""The final-result model (ai/outcome.py): one distribution of the final scores behind every shown figure."""
+import json
+import math
+
+import numpy as np
+import pytest
+
+from concordia_ai import core
+from concordia_ai.ai import outcome
+from concordia_ai.ai.outcome import Model, OutcomeModelError
+
+
+def test_shares_sum_to_one_because_of_the_model():
+    rng = np.random.default_rng(3)
+    m = Model("net", 4, 3.0, b=(2.0, 30.0), k=(0.9, -0.2), d=(1.0, 3.0), log_sigma=(2.0, 0.5))
+    for _ in range(200):
+        n = int(rng.integers(2, 6))
+        mu = rng.normal(90, 25, n)
+        out = outcome.predict(mu, int(rng.integers(n)), float(rng.random()), m)
+        assert math.fsum(out.shares) == pytest.approx(1.0, abs=1e-12)
+        assert all(0 < s < 1 for s in out.shares)
+
+
+def test_the_figures_follow_from_one_gumbel_distribution_by_simulation():
+    m = Model("hand", 3, 3.0, b=(5.0, 0.0), k=(0.8, 0.0), d=(2.0, 0.0), log_sigma=(math.log(9.0), 0.0))
+    out = outcome.predict([100.0, 95.0, 80.0], 0, 0.5, m)
+    # the locations: mean 91.67 + b 5 + k (mu - mean), less d for the deciding seat
+    assert out.vp == pytest.approx([96.67 + 0.8 * 8.333 - 2.0, 96.67 + 0.8 * 3.333, 96.67 - 0.8 * 11.667], abs=0.01)
+    rng = np.random.default_rng(11)
+    g = rng.gumbel(size=(400_000, 3))
+    s = np.asarray(out.vp) + 9.0 * (g - outcome.EULER)
+    wins = np.bincount(s.argmax(axis=1), minlength=3) / len(s)
+    assert wins == pytest.approx(out.shares, abs=0.004)
+    assert s.mean(axis=0) == pytest.approx(out.vp, abs=0.05)
+    margin0 = (s[:, 0] - s[:, 1:].max(axis=1)).mean()
+    assert out.margin == pytest.approx(margin0, abs=0.06)
+
+
+def test_two_players_share_is_a_logistic_of_the_margin():
+    m = Model("hand", 2, 3.0, log_sigma=(math.log(6.0), 0.0))
+    out = outcome.predict([70.0, 64.0], 1, 0.3, m)
+    assert out.margin == pytest.approx(-6.0)
+    assert out.win == pytest.approx(1 / (1 + math.exp(6.0 / 6.0)))
+
+
+def test_the_core_halves_by_the_same_share_as_the_model():
+    m = Model("net", 4, 3.0, k=(0.7, 0.1), d=(1.5, 2.0), log_sigma=(2.2, 0.4))
+    for mu, dec, h in [([80, 90, 85, 70], 2, 0.4), ([100, 100, 101, 99], 0, 0.0), ([20, 30], 1, 1.0)]:
+        mm = Model(m.eval, len(mu), m.seconds, m.b, m.k, m.d, m.log_sigma)
+        assert core.shown_share(mu, dec, mm.core_tuple(h)) == pytest.approx(outcome.predict(mu, dec, h, mm).win,
+                                                                           rel=1e-6)
+    with pytest.raises(ValueError, match="not \\(k > 0, d, sigma > 0\\)"):
+        core.shown_share([1.0, 2.0], 0, (1.0, 0.0, 0.0))
+
+
+def test_the_horizon_is_the_share_of_cards_left_and_zero_after_the_end_is_triggered():
+    from concordia_ai.engine.game import Game
+    g = Game.new("imperium", 3, seed=1)
+    assert outcome.game_horizon(g) == 1.0
+    assert outcome.horizon(g.state, 2 * g.state.cards_left) == 0.5
+
+
+def test_fit_recovers_the_coefficients_of_simulated_games():
+    rng = np.random.default_rng(5)
+    truth = Model("hand", 3, 3.0, b=(1.0, 40.0), k=(0.9, -0.3), d=(2.0, 4.0), log_sigma=(math.log(5.0), 0.8))
+    rows = []
+    for _ in range(3000):
+        mu = rng.normal(60, 15, 3)
+        h = float(rng.random())
+        dec = int(rng.integers(3))
+        out = outcome.predict(mu, dec, h, truth)
+        final = np.asarray(out.vp) + out.sigma * (rng.gumbel(size=3) - outcome.EULER)
+        rows.append(dict(mu=list(mu), decider=dec, h=h, final=list(final), winner=int(final.argmax())))
+    fitted = outcome.fit(rows, "hand", 3, 3.0)
+    for h in (0.0, 0.5, 1.0):
+        b, k, d, sigma = fitted.at(h)
+        tb, tk, td, tsigma = truth.at(h)
+        assert b == pytest.approx(tb, abs=1.5) and k == pytest.approx(tk, abs=0.06)
+        assert d == pytest.approx(td, abs=1.5) and sigma == pytest.approx(tsigma, rel=0.2)
+
+
+def _write(path, models):
+    path.write_text(json.dumps({"format": outcome.FORMAT, "models": models}))
+    return path
+
+
+def test_a_model_file_is_read_per_setting_and_the_nearest_budget_is_used(tmp_path):
+    base = dict(b=[0, 0], k=[1, 0], d=[0, 0], log_sigma=[2, 0])
+    f = _write(tmp_path / "m.json", [dict(base, eval="hand", players=2, seconds=0.3),
+                                     dict(base, eval="hand", players=2, seconds=3.0, d=[1, 1]),
+                                     dict(base, eval="hand", players=2, seconds=0.0, d=[5, 5])])
+    assert outcome.find("hand", 2, 2.0, f).seconds == 3.0
+    assert outcome.find("hand", 2, 0.5, f).seconds == 0.3
+    assert outcome.find("hand", 2, 0.0, f).d == (5.0, 5.0)
+    assert outcome.find("hand", 2, 3.0, f).fitted
+    missing = outcome.find("net", 2, 3.0, f)
+    assert not missing.fitted and "no fit for this setting" in outcome.note(missing, 3.0)
+    assert outcome.note(outcome.find("hand", 2, 3.0, f), 3.0) is None
+    assert "far from it" in outcome.note(outcome.find("hand", 2, 60.0, f), 60.0)
+
+
+@pytest.mark.parametrize("content,message", [
+    ("[1]", "not a model file"),
+    ("{bad json", "not a model file"),
+    (json.dumps({"format": "other", "models": []}), "not a model file"),
+    (json.dumps({"format": outcome.FORMAT, "models": [{"eval": "hand", "players": 2, "seconds": 1,
+                                                        "b": [0, 0], "k": [1, 0], "d": [0, 0],
+                                                        "log_sigma": ["nan", 0]}]}), "not finite"),
+    (json.dumps({"format": outcome.FORMAT, "models": [{"eval": "policy", "players": 2, "seconds": 1,
+                                                        "b": [0, 0], "k": [1, 0], "d": [0, 0],
+                                                        "log_sigma": [1, 0]}]}), "valid: eval net or hand"),
+    (json.dumps({"format": outcome.FORMAT, "models": [{"eval": "hand", "players": 2, "seconds": 1}]}),
+     "not a model file"),
+])
+def test_a_damaged_model_file_is_refused_with_what_is_wrong(tmp_path, content, message):
+    f = tmp_path / "bad.json"
+    f.write_text(content)
+    with pytest.raises(OutcomeModelError, match=message):
+        outcome.load(f)
+
+
+def test_the_shipped_models_load_and_cover_the_default_hint():
+    from concordia_ai.ai.search import effective_eval
+    for n in (2, 3, 4, 5):
+        for seconds in (3.0, 0.0):
+            m = outcome.find(effective_eval("auto", n), n, seconds)
+            assert m.fitted, f"no fitted model for the default hint with {n} players at {seconds} s"
