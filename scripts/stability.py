@@ -8,7 +8,8 @@ A fixed set of mid-game positions from every board and 2-5 players: position k c
 `ismcts:iterations=300,eval=hand` self-play on board k % 4 with 2 + (k // 4) % 4 players, deal 5000 + k, stopped at the
 first turn start at or after turn (8 + 3 k % 5) * players (rounds 8-12). Each position is searched with --seeds
 different seeds at every budget (CPU seconds of one search process, jobs=1). The whole-turn choice of a search
-is its principal variation cut where the deciding player's turn ends (the card and every step up to `done`).
+is, with focus > 0, the hint's top turn (the final choice's pick, search.final_pick); without focus, its
+principal variation cut where the deciding player's turn ends (the card and every step up to `done`).
 A position counts as stable at a budget when all seeds choose the same whole turn; the script also reports
 the mean share of seeds agreeing with the most common choice (the modal share). Positions run on the runner
 (--jobs, or --backend dask --scheduler ADDRESS with the TLS files; docs/cluster.md), each recorded in --log
@@ -32,7 +33,7 @@ from concordia_ai.engine.errors import ConcordiaError  # noqa: E402
 from concordia_ai.engine.game import Game  # noqa: E402
 from concordia_ai.io.atomic_write import write_atomic  # noqa: E402
 from concordia_ai.lab import jobs  # noqa: E402
-from concordia_ai.ai.search import SearchConfig, _run  # noqa: E402
+from concordia_ai.ai.search import SearchConfig, _run, search  # noqa: E402
 
 BOARDS = ("imperium", "italia", "creta", "aegyptus")
 
@@ -75,9 +76,13 @@ def one(task: dict) -> dict:
         opts = dict(options, seconds=b, iterations=0)
         choices = []
         for s in range(seeds):
-            res = _run(game.state, SearchConfig(**opts, seed=1000 * k + s).core_dict(players=game.n_players))
-            # with focus, the final choice over whole turns names the turn; else the most visited line's start
-            choices.append(tuple(res["choice"]) if res.get("choice") else whole_turn(game, res["children"][0]["pv"]))
+            config = SearchConfig(**opts, seed=1000 * k + s)
+            if config.focus > 0:
+                # the final choice over whole turns names the turn: the hint's top turn (search.final_pick)
+                choices.append(tuple(search(game, config).turns[0].moves))
+            else:
+                res = _run(game.state, config.core_dict(players=game.n_players), turns=0)
+                choices.append(whole_turn(game, res["children"][0]["pv"]))
         counts = Counter(choices)
         top, n = counts.most_common(1)[0]
         row["budgets"][str(b)] = dict(same=len(counts) == 1, modal_share=n / seeds, distinct=len(counts),
