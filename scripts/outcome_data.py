@@ -33,8 +33,8 @@ sys.path.insert(0, str(ROOT))
 from concordia_ai import core  # noqa: E402
 from concordia_ai.ai import outcome, value  # noqa: E402
 from concordia_ai.ai.bots import make_bot, play_game  # noqa: E402
-from concordia_ai.ai.search import (TABLE_FOCUS, SearchConfig, effective_eval, end_advantage, search,  # noqa: E402
-                                    settled)
+from concordia_ai.ai.search import (TABLE_FOCUS, SearchConfig, effective_eval, end_advantage, only_turn,  # noqa: E402
+                                    search, settled)
 from concordia_ai.engine.game import Game  # noqa: E402
 from concordia_ai.lab import jobs  # noqa: E402
 
@@ -101,6 +101,11 @@ def one_game(task: dict) -> dict:
         row = dict(turn=state.turns, decider=g.decider, h=round(outcome.horizon(state, start_cards), 4),
                    mu_hand=[round(x, 4) for x in core.evaluate_state(state)],
                    mu_net=[round(x, 4) for x in value.predict(state)[1]], searches={})
+        if only_turn(g) is not None:
+            # one legal turn: the hint answers without a search (the model at 0 s); nothing to fit at a budget
+            row["forced"] = True
+            rows.append(row)
+            continue
         for b in budgets:
             res = search(g, SearchConfig(seconds=b, iterations=0, focus=TABLE_FOCUS, jobs=1, seed=deal * 64 + k))
             looked = [t for t in res.turns if t.candidate or t.chosen]

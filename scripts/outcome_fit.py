@@ -16,7 +16,9 @@ figures. With --write, the models fitted on all the positions are written (with 
 Prints JSON: per setting and over all player counts, the expected calibration error (10 equal-width bins),
 the reliability table, the positions shown at 90 % or more (10 % or less) against their real rate, the
 shown VP and margin against the real final ones (by decile of the shown margin), and the ECE by stage
-(horizon thirds); the raw figure of the old display (the search's own mean win value) beside it.
+(horizon thirds); the raw figure of the old display (the search's own mean win value) beside it. Each ECE
+comes with its floor: the mean ECE of a perfectly calibrated figure on the same positions (outcomes drawn
+from the figures), which is what sampling noise alone gives.
 """
 from __future__ import annotations
 
@@ -126,7 +128,11 @@ def measure(figs: list[dict]) -> dict:
     win = np.array([f["win"] for f in figs])
     won = np.array([f["won"] for f in figs], float)
     ece, table = reliability(win, won)
-    out = dict(positions=len(figs), ece=round(ece, 4), reliability=table,
+    # what the ECE of a perfectly calibrated figure would be on these many positions (outcomes drawn from
+    # the figures themselves): an ECE near it is as good as this sample can tell
+    rng = np.random.default_rng(0)
+    floor = float(np.mean([reliability(win, (rng.random(len(win)) < win).astype(float))[0] for _ in range(200)]))
+    out = dict(positions=len(figs), ece=round(ece, 4), ece_floor=round(floor, 4), reliability=table,
                brier=round(float(np.mean((win - won) ** 2)), 4),
                mean_shown=round(float(win.mean()), 4), rate=round(float(won.mean()), 4))
     for name, sel in (("shown_90_or_more", win >= 0.9), ("shown_10_or_less", win <= 0.1)):
@@ -160,7 +166,11 @@ def measure(figs: list[dict]) -> dict:
     for name, lo, hi_ in (("late (h < 1/3)", -1, 1 / 3), ("middle", 1 / 3, 2 / 3), ("early (h >= 2/3)", 2 / 3, 2)):
         sel = (h >= lo) & (h < hi_) if lo >= 0 else h < hi_
         if sel.sum() >= 10:
-            stages[name] = dict(n=int(sel.sum()), ece=round(reliability(win[sel], won[sel])[0], 4))
+            stages[name] = dict(n=int(sel.sum()), ece=round(reliability(win[sel], won[sel])[0], 4),
+                                ece_floor=round(float(np.mean([reliability(win[sel], (rng.random(int(sel.sum())) <
+                                                                                    win[sel]).astype(float))[0]
+                                                               for _ in range(200)])), 4),
+                                mean_shown=round(float(win[sel].mean()), 4), rate=round(float(won[sel].mean()), 4))
     out["by_stage"] = stages
     return out
 
@@ -176,11 +186,14 @@ def main() -> None:
     by_players: dict[int, list[dict]] = {}
     for p in ps:
         by_players.setdefault(p["players"], []).append(p)
+    searched = {n: [p for p in group if not p.get("forced")] for n, group in by_players.items()}
     report, models, pooled = {}, [], {}
-    for n, group in sorted(by_players.items()):
-        eval_kind = next(iter(group[0]["searches"].values()))["eval"]
-        budgets = sorted(group[0]["searches"], key=float) + ["0"]
+    for n, everything in sorted(by_players.items()):
+        eval_kind = next(iter(searched[n][0]["searches"].values()))["eval"]
+        budgets = sorted(searched[n][0]["searches"], key=float) + ["0"]
         for budget in budgets:
+            # a position with one legal turn is shown without a search: it counts at 0 s only
+            group = everything if budget == "0" else searched[n]
             figs = []
             for half in (0, 1):
                 train = [p for p in group if p["game"] % 2 != half]

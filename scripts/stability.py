@@ -69,6 +69,8 @@ def whole_turn(game: Game, pv: list[int]) -> tuple[int, ...]:
 def one(task: dict) -> dict:
     """Position k searched with every seed at every budget (runs in a worker)."""
     k, spec, budgets, seeds = task["position"], task["bot"], task["budget_seconds"], task["seeds"]
+    from concordia_ai.ai import search as search_module
+    search_module.TIE_ROUNDS = task.get("tie_rounds", 1)     # the final pick's tie rule (search.final_pick)
     game = position(k)
     _, options = parse_spec(spec)
     row = dict(task, board=game.board.source.name, players=game.n_players, turn=game.state.turns, budgets={})
@@ -91,7 +93,7 @@ def one(task: dict) -> dict:
 
 
 def task_key(rec: dict) -> tuple:
-    return rec["position"], rec["bot"], tuple(rec["budget_seconds"]), rec["seeds"]
+    return rec["position"], rec["bot"], tuple(rec["budget_seconds"]), rec["seeds"], rec.get("tie_rounds", 1)
 
 
 def main() -> None:
@@ -100,6 +102,7 @@ def main() -> None:
     ap.add_argument("--seeds", type=int, default=5)
     ap.add_argument("--budgets", default="0.3,1,3")
     ap.add_argument("--bot", default="ismcts")
+    ap.add_argument("--tie-rounds", type=int, default=1, help="search.TIE_ROUNDS for the final pick's tie rule")
     ap.add_argument("--out", default=None)
     ap.add_argument("--log", default=None, metavar="JSONL",
                     help="one record per position, appended as it is done; a rerun resumes (default: OUT.positions.jsonl)")
@@ -107,7 +110,8 @@ def main() -> None:
     args = ap.parse_args()
     budgets = [float(x) for x in args.budgets.split(",")]
     t0 = time.time()
-    tasks = [dict(position=k, bot=args.bot, budget_seconds=budgets, seeds=args.seeds) for k in range(args.positions)]
+    tasks = [dict(position=k, bot=args.bot, budget_seconds=budgets, seeds=args.seeds, tie_rounds=args.tie_rounds)
+             for k in range(args.positions)]
     log = args.log or (args.out + ".positions.jsonl" if args.out else None)
     try:
         rows, _ = jobs.run_logged(one, tasks, task_key, log, progress="positions", **jobs.runner_options(args, ap))
@@ -120,6 +124,7 @@ def main() -> None:
                                stable_share=round(sum(r["same"] for r in rs) / len(rs), 3),
                                mean_modal_share=round(sum(r["modal_share"] for r in rs) / len(rs), 3))
     out = dict(command="python3 scripts/stability.py " + " ".join(sys.argv[1:]), bot=args.bot, seeds=args.seeds,
+               tie_rounds=args.tie_rounds,
                core=core.__file__ and Path(core.__file__).name, seconds=round(time.time() - t0, 1),
                stability=summary, positions=rows)
     if args.out:

@@ -186,3 +186,17 @@ def test_a_position_with_one_legal_turn_answers_without_a_search(tmp_path):
     data = json.loads(run("hint", f, "--time", 30, "--json", "-q").stdout)
     assert data["rootInfo"]["iterations"] == 0 and data["turns"][0]["moves"] == ["play Tribune"]
     assert only_turn(Game.new("imperium", 3, seed=1)) is None
+
+
+def test_the_tie_rule_reaches_back_as_many_rounds_as_tie_rounds(game3, monkeypatch):
+    from concordia_ai.ai import search as search_module
+    a, b, c = _legal_turns(game3, 3)
+    finalist = _turn(a, 0.520, focus=4)
+    runner_up = _turn(b, 0.400, focus=4)
+    semi = _turn(c, 0.518, focus=3, se=0.006)       # dropped out a round earlier, within noise of the best
+    adv = {tuple(a): 0.0, tuple(b): 0.0, tuple(c): 5.0}
+    pick = lambda: final_pick(game3, [finalist, runner_up, semi], advantage=lambda t: adv[tuple(t.moves)])  # noqa: E731
+    monkeypatch.setattr(search_module, "TIE_ROUNDS", 1)
+    assert pick() is finalist                       # only the finalists can tie
+    monkeypatch.setattr(search_module, "TIE_ROUNDS", 2)
+    assert pick() is semi                           # the semifinalist ties with the best and has the better end

@@ -421,6 +421,7 @@ def turn_end_key(game, moves: list[int]):
 
 
 TIE_WIN = 0.005    # two finalists closer than this (or than two standard errors of the difference) are tied
+TIE_ROUNDS = 1     # the tie rule looks at the turns of the final choice's last TIE_ROUNDS rounds (1: finalists)
 
 
 def final_pick(game, turns: list[TurnCandidate], advantage=None) -> TurnCandidate | None:
@@ -430,7 +431,9 @@ def final_pick(game, turns: list[TurnCandidate], advantage=None) -> TurnCandidat
     standard errors of the difference) are tied as far as the search can tell; which of them halving kept
     longest goes by the seed, so among them the pick follows a rule that does not: the better end-of-turn
     position by the hand formula (the player's estimated final VP minus the best other player's), then the
-    shorter turn, then the lower action codes. None when the final choice did not run. `advantage`: the
+    shorter turn, then the lower action codes. With TIE_ROUNDS > 1 the turns that dropped out in the
+    rounds just before the last join the tied ones when within noise of the best finalist (measured
+    against 1 in results/outcome/README.md). None when the final choice did not run. `advantage`: the
     tie rule's first key for a turn (end_advantage in `game` by default; scripts/outcome_fit.py replays
     recorded picks with the recorded values)."""
     cands = [t for t in turns if t.candidate and t.focus > 0]
@@ -441,7 +444,8 @@ def final_pick(game, turns: list[TurnCandidate], advantage=None) -> TurnCandidat
     if settled(turns):
         return max(finalists, key=lambda t: (t.vp, t.visits))
     best = max(finalists, key=lambda t: (t.win, t.visits))
-    tied = [t for t in finalists if best.win - t.win <= max(TIE_WIN, 2.0 * math.hypot(best.win_se, t.win_se))]
+    near = [t for t in cands if t.focus > top - TIE_ROUNDS]
+    tied = [t for t in near if best.win - t.win <= max(TIE_WIN, 2.0 * math.hypot(best.win_se, t.win_se))]
     if len(tied) < 2:
         return best
     advantage = advantage or (lambda t: end_advantage(game, t.moves))

@@ -1,0 +1,47 @@
+"""The final-result model's scripts on the committed positions (results/outcome/): the fit replays the hint's
+pick exactly as the search made it, and every list recorded follows the ranking rule."""
+import sys
+from pathlib import Path
+
+import pytest
+
+from concordia_ai.ai import outcome
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "scripts"))
+LOG = ROOT / "results" / "outcome" / "positions-2p.jsonl"
+
+import outcome_fit  # noqa: E402
+
+
+@pytest.fixture(scope="module")
+def positions(tmp_path_factory):
+    # a copy of the first 12 games: the reader may repair a torn last line, never in the committed log
+    copy = tmp_path_factory.mktemp("outcome") / "p.jsonl"
+    copy.write_text("".join(LOG.read_text().splitlines(keepends=True)[:12]))
+    return outcome_fit.positions([str(copy)])
+
+
+def test_the_replayed_pick_is_the_recorded_one_under_the_model_it_was_made_with(positions):
+    # the chunk ran before any model was fitted: the search halved and picked under the default model
+    default = outcome.Model("hand", 2, 3.0, fitted=False)
+    assert len(positions) == 48
+    for p in positions:
+        for budget in p["searches"]:
+            replayed = outcome_fit.chosen_turn(p, budget, default)
+            assert replayed["moves"] == outcome_fit.chosen_turn(p, budget, None)["moves"]
+
+
+def test_the_recorded_figure_is_the_model_on_the_recorded_statistics(positions):
+    default = outcome.Model("hand", 2, 3.0, fitted=False)
+    for p in positions:
+        t = outcome_fit.chosen_turn(p, "3.0", None)
+        out, _ = outcome.predict_stats(outcome_fit._stats(t), p["decider"], p["h"], default)
+        assert out.win == pytest.approx(t["shown"], abs=2e-5)
+
+
+def test_a_fit_on_them_is_a_distribution_that_widens_towards_the_opening(positions):
+    m = outcome_fit.fit_setting(positions, 2, "3.0", "hand")
+    _, k_end, _, sigma_end = m.at(0.0)
+    _, k_open, _, sigma_open = m.at(1.0)
+    assert k_end > 0 and k_open > 0 and sigma_open > sigma_end > outcome.MIN_SIGMA
