@@ -2,7 +2,7 @@
 """The Concordia rules core.
 
 Everything that runs per step lives here as nogil C functions over a fixed-size `State` struct:
-legal sub-decisions, apply, chance, scoring, random playouts. The Python face (`concordia_ai.game`)
+legal sub-decisions, apply, chance, scoring, random playouts. The Python face (`concordia_ai.engine.game`)
 crosses into this module once per call, never per step of a playout.
 
 A turn is a sequence of sub-decisions (see core.pxd for the structs and the action encoding). Where the same outcome

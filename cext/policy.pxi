@@ -68,14 +68,6 @@ cdef inline int build_options(const State* s, const Board* b, int p) noexcept no
     return n
 
 
-cdef inline int worth(const Player* pl) noexcept nogil:
-    """Coins plus goods at their market price."""
-    cdef int g, v = pl.coins
-    for g in range(NGOODS):
-        v += pl.goods[g] * g_rules.price[g]
-    return v
-
-
 cdef inline float best_other_total(const int32_t* sc, int n, int p) noexcept nogil:
     cdef int q
     cdef float best = -1e9
@@ -177,7 +169,7 @@ cdef void policy_features(const State* s, int32_t a, const PolicyBase* pb, float
             og1 += goods_of(&t.pl[q])
     x[PF_MOVE + 6] = <float>(p1.coins - p0.coins) / 10.0
     x[PF_MOVE + 7] = <float>(goods_of(p1) - goods_of(p0)) / 5.0
-    x[PF_MOVE + 8] = <float>(worth(p1) - worth(p0)) / 20.0
+    x[PF_MOVE + 8] = (wealth(p1) - wealth(p0)) / 20.0    # coins plus goods at price (search.pxi; exact in float)
     x[PF_MOVE + 9] = <float>(p1.n_houses - p0.n_houses)
     x[PF_MOVE + 10] = <float>(sc1[p * NSCORE + 8] - sc0[p * NSCORE + 8]) / 10.0
     x[PF_MOVE + 11] = (best_other_total(sc1, n, p) - pb.best_other) / 10.0

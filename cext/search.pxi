@@ -1262,7 +1262,7 @@ cdef int complete_turn(const State* root, int32_t* acts, int n, uint64_t* r) noe
 
 
 cdef list _turn_dicts(const Tree* t, const State* root, int limit, uint64_t seed, dict marks):
-    """The `limit` most visited whole turns of the tree as dicts (see concordia_ai.search.TurnCandidate),
+    """The `limit` most visited whole turns of the tree as dicts (see concordia_ai.ai.search.TurnCandidate),
     and every turn of the final choice (`marks`: node -> (round reached, named index)) beyond them."""
     cdef TurnList out
     cdef TurnRec rec

@@ -172,7 +172,7 @@ cdef class CoreState:
     def reseed(self, seed):
         self.s.rng = seed_mix(<uint64_t>(int(seed) & 0xFFFFFFFFFFFFFFFF))
 
-    # ---- raw fields: the position layer (concordia_ai.position) validates meaning; these check bounds
+    # ---- raw fields: the position layer (concordia_ai.engine.position) validates meaning; these check bounds
     def export(self):
         cdef const Board* b = &g_boards[self.s.board_id]
         cdef State* s = &self.s

@@ -146,6 +146,27 @@ def test_terminate_all_stops_the_running_and_the_queued_queries(folder):
     assert e.close() == (0, "")
 
 
+def test_a_refused_id_is_never_echoed(folder):
+    """Queries refuse ids over 200 characters; so does a terminate line, for its own id and the one it
+    names, and none of them is echoed back (a 100,000-character id would come back whole)."""
+    long = "x" * 100_000
+    e = Engine(folder)
+    e.send({"id": long, "action": "terminate"})
+    assert e.recv() == {"id": None, "error": "id must be at most 200 characters", "field": "id"}
+    e.send({"id": long, "action": "terminate_all"})
+    assert e.recv() == {"id": None, "error": "id must be at most 200 characters", "field": "id"}
+    e.send({"id": 2 ** 63, "action": "terminate"})
+    assert e.recv() == {"id": None, "error": "id must be a string or an integer", "field": "id"}
+    e.send({"id": "t", "action": "terminate", "terminateId": long})
+    assert e.recv() == {"id": "t", "error": "terminateId must be the id of a query (it must be at most 200 "
+                                            "characters)", "field": "terminateId"}
+    e.send({"id": long, "file": "g.json", "iterations": 10})
+    assert e.recv() == {"id": None, "error": "id must be at most 200 characters", "field": "id"}
+    e.send({"id": "t2", "action": "terminate", "terminateId": "y" * 200})      # the longest id there can be
+    assert e.recv() == {"id": "t2", "action": "terminate", "queries": 0, "terminateId": "y" * 200}
+    assert e.close() == (0, "")
+
+
 def test_root_confines_file_queries(folder, tmp_path_factory):
     outside = tmp_path_factory.mktemp("outside")
     GameFile.create(str(outside / "o.json"), Game.new("imperium", 2, seed=1)).save()

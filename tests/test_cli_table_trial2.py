@@ -173,7 +173,7 @@ def test_play_suggested_plays_the_hint_just_shown(tmp_path):
     r = run("play", f, "--suggested", "--iterations", 600, "-q")
     assert r.stdout.splitlines()[0] == (
         f"suggested turn 1 for Ann (win {100 * second['win']:.1f} ± {100 * second['winSe']:.1f} %, "
-        f"{second['visits']} visits; budget: 600 iterations in each of 1 search process; from the list of the hint "
+        f"{second['visits']} visits; budget: 600 iterations in each of 1 search thread; from the list of the hint "
         "just shown (same position, budget and seed; no new search))")
     assert json.loads(f.read_text())["moves"] == second["texts"]
 
@@ -200,7 +200,7 @@ def test_hint_move_is_one_search_and_reports_its_whole_time(tmp_path):
     odd = next(t for t in ["play Prefect; cash", "play Mercator/3; sell 1 wine; done", "play Senator; done"]
                if tuple(t.split("; ")) not in listed)
     out = run("hint", f, "--iterations", 600, "-q", "--move", odd).stdout.splitlines()
-    assert out[1].startswith("budget: 600 iterations in each of 1 search process; took ")
+    assert out[1].startswith("budget: 600 iterations in each of 1 search thread; took ")
     info = json.loads(run("hint", f, "--iterations", 600, "--json", "-q", "--move", odd).stdout)["rootInfo"]
     # one search: the budget, and the unlisted turn's share of the final choice on top of it
     assert f" s of wall time; {info['iterations']} iterations, " in out[1]

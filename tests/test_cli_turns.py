@@ -168,9 +168,9 @@ def test_hint_warnings_in_words():
 def test_budget_helper():
     opts, text = search_budget(None, None, None, default_jobs=4)
     assert opts == {"seconds": 3.0, "iterations": 0, "jobs": 4, "focus": 0.25}
-    assert text.startswith("3 s of CPU time in each of 4 search processes")
+    assert text.startswith("3 s of CPU time in each of 4 search threads")
     opts, text = search_budget(None, 500, None)
-    assert opts == {"iterations": 500, "seconds": 0.0, "jobs": 1, "focus": 0.25} and text == "500 iterations in each of 1 search process"
+    assert opts == {"iterations": 500, "seconds": 0.0, "jobs": 1, "focus": 0.25} and text == "500 iterations in each of 1 search thread"
     opts, _ = search_budget(None, None, 2, {"iterations": 400, "c": 0.5, "focus": 0.0})
     assert opts == {"iterations": 400, "c": 0.5, "jobs": 2, "focus": 0.0}     # a bot spec's own focus counts
     for args in ((0.0, None, None), (None, 0, None), (1.0, 5, None), (float("nan"), None, None)):
@@ -188,7 +188,7 @@ def test_hint_whole_turns_text_and_json(tmp_path):
     assert out[0] == ("Ann decides (turn 1 (round 1), play); whole turns: the final choice's turn first (sequential "
                       "halving over whole turns by win %; between finalists within noise, the better end position), "
                       "then the others by win %, best first")
-    assert out[1].startswith("budget: 1500 iterations in each of 1 search process; took ")
+    assert out[1].startswith("budget: 1500 iterations in each of 1 search thread; took ")
     assert out[2].split() == ["#", "win", "%", "VP", "margin", "loss:", "win", "%", "VP", "visits", "turn"]
     assert [line.split()[0] for line in out[3:6]] == ["1", "2", "3"]
     assert out[6].startswith("The top turn changes: coins 5")

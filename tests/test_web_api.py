@@ -10,11 +10,20 @@ from concordia_ai.engine import limits
 from concordia_ai.web.app import create_app
 
 BASE = "http://127.0.0.1:8765"
+TOKEN = "test-token-0123456789"
 
 
-def client(folder, game=None, **kw) -> TestClient:
-    return TestClient(create_app(str(folder), None if game is None else str(game), port=8765, **kw),
-                      base_url=BASE, raise_server_exceptions=False)
+def client(folder, game=None, opened=True, **kw) -> TestClient:
+    """The app as a browser sees it: every request needs the token (on loopback too), so by default the
+    client first opens the address that `concordia serve` prints, whose token sets the page's cookie."""
+    if not kw.get("no_token"):
+        kw.setdefault("token", TOKEN)
+    c = TestClient(create_app(str(folder), None if game is None else str(game), port=8765, **kw),
+                   base_url=BASE, raise_server_exceptions=False)
+    if opened:
+        r = c.get(c.app.state.board.guard.address())
+        assert r.status_code == 200, r.text
+    return c
 
 
 def still_serving(c: TestClient, **kw):
@@ -111,7 +120,7 @@ def test_a_bad_move_is_refused_and_the_server_answers_on(tmp_path):
 
 
 def test_a_bad_token_is_refused_and_the_server_answers_on(tmp_path):
-    c = client(tmp_path, host="0.0.0.0", token="s3cret-token")
+    c = client(tmp_path, host="0.0.0.0", token="s3cret-token", opened=False)
     r = c.get("/api/state")
     assert (r.status_code, r.json()) == (403, {"error": "this board needs its token: open the address that "
                                                         "`concordia serve` printed (it ends with ?token=...)"})
@@ -123,9 +132,41 @@ def test_a_bad_token_is_refused_and_the_server_answers_on(tmp_path):
     assert c.get("/static/app.js").status_code == 403
     still_serving(c, headers={"x-concordia-token": "s3cret-token"})
     page = c.get("/?token=s3cret-token")
-    assert page.status_code == 200 and "concordia_token=s3cret-token" in page.headers["set-cookie"]
+    # the cookie is the port's own: two boards on one machine do not overwrite each other's
+    assert page.status_code == 200 and "concordia_token_8765=s3cret-token" in page.headers["set-cookie"]
     assert c.get("/api/state").status_code == 200       # the cookie the page set
     assert c.app.state.board.guard.address() == "http://127.0.0.1:8765/?token=s3cret-token"
+
+
+def test_on_loopback_too_a_change_needs_the_token(tmp_path):
+    """Another user of a shared machine reaches 127.0.0.1 as well: without the token nothing is answered,
+    and a move is refused with one line."""
+    game = new_game(tmp_path)
+    c = TestClient(create_app(str(tmp_path), str(game), port=8765), base_url=BASE, raise_server_exceptions=False)
+    token = c.app.state.board.guard.token            # made when none is given
+    assert token and len(token) >= 32
+    assert c.app.state.board.guard.address() == f"{BASE}/?token={token}"
+    r = c.post("/api/play", json={"moves": ["play Prefect"]})
+    assert (r.status_code, r.json()) == (403, {"error": "this board needs its token: open the address that "
+                                                        "`concordia serve` printed (it ends with ?token=...)"})
+    assert c.get("/").status_code == 403 and c.get("/api/state").status_code == 403
+    r = c.post("/api/play", json={"moves": ["play Prefect"]}, headers={"x-concordia-token": token})
+    assert r.status_code == 200 and r.json()["moveCount"] == 1
+    # the printed address sets the cookie; then the page's own requests carry it
+    page = c.get(c.app.state.board.guard.address())
+    assert page.status_code == 200 and f"concordia_token_8765={token}" in page.headers["set-cookie"]
+    assert c.post("/api/play", json={"moves": ["produce Italia"]}).json()["moveCount"] == 2
+
+
+def test_without_a_token_when_asked(tmp_path):
+    game = new_game(tmp_path)
+    c = client(tmp_path, game, opened=False, no_token=True)
+    assert c.app.state.board.guard.token is None and c.app.state.board.guard.address() == f"{BASE}/"
+    r = c.post("/api/play", json={"moves": ["play Prefect"]})
+    assert r.status_code == 200 and r.json()["moveCount"] == 1
+    assert "set-cookie" not in c.get("/").headers
+    with pytest.raises(ValueError):
+        create_app(str(tmp_path), token="t", no_token=True)
 
 
 def test_the_host_header_must_name_this_server(tmp_path):
@@ -133,6 +174,7 @@ def test_the_host_header_must_name_this_server(tmp_path):
     r = c.get("/api/state", headers={"host": "attacker.example:8765"})
     assert (r.status_code, r.json()) == (403, {"error": "the Host header 'attacker.example:8765' does not name this "
                                                         "server; open http://127.0.0.1:8765/ instead"})
+    assert TOKEN not in r.text           # a page reaching the board through a name of its own never learns it
     assert c.get("/api/state", headers={"host": "localhost:8765"}).status_code == 200
     still_serving(c)
 
@@ -204,6 +246,49 @@ def test_numbers_keep_the_cli_bounds(tmp_path):
     r = c.post("/api/new", json={"file": "h.json", "map": "italia", "players": 9})
     assert r.json() == {"error": "players: 9 is out of range for players; give an integer in 2..5"}
     still_serving(c)
+
+
+@pytest.mark.parametrize("body, error", [
+    ({"iterations": "100"}, "iterations: '100' is a string, not a number; give an integer in 1..2,147,483,647"),
+    ({"seconds": "3"}, "seconds: '3' is a string, not a number; give a number in 0.001..86,400"),
+    ({"iterations": 100, "jobs": "1"}, "jobs: '1' is a string, not a number; give an integer in 1..256"),
+    ({"iterations": 100, "jobs": True}, "jobs: true is not a number; give an integer in 1..256"),
+    ({"iterations": 100, "seed": "0"}, "seed: '0' is a string, not a number; give an integer in 0..9,223,372,036,854,775,807"),
+    ({"iterations": 100, "top": "3"}, "top: '3' is a string, not a number; give an integer in 1..1,000"),
+    ({"iterations": 100, "top": 2.5}, "top: 2.5 is not an integer; give an integer in 1..1,000"),
+    ({"iterations": 2.5}, "iterations: 2.5 is not an integer; give an integer in 1..2,147,483,647"),
+    ({"iterations": 100, "seconds": 1}, "give one budget: seconds or iterations, not both"),
+])
+def test_a_number_of_a_request_is_a_json_number(tmp_path, body, error):
+    """As the CLI and `concordia analyze` take them: "100" is not a number, and nothing is started."""
+    c = client(tmp_path)
+    new(c)
+    for path in ("/api/hint", "/api/review"):
+        if path == "/api/review" and "top" in body:
+            continue
+        r = c.post(path, json=body)
+        assert (r.status_code, r.json()) == (400, {"error": error}), path
+    assert c.get("/api/job", params={"id": "hint-1"}).status_code == 404
+    assert c.get("/api/job", params={"id": "review-1"}).status_code == 404
+    r = c.post("/api/new", json={"file": "h.json", "map": "italia", "players": "3"})
+    assert r.json() == {"error": "players: '3' is a string, not a number; give an integer in 2..5"}
+    r = c.post("/api/new", json={"file": "h.json", "map": "italia", "players": 3, "seed": "7"})
+    assert r.json() == {"error": "seed: '7' is a string, not a number; give an integer in 0..9,223,372,036,854,775,807"}
+    assert not (tmp_path / "h.json").exists()
+    still_serving(c)
+
+
+def test_the_board_and_the_cli_share_one_budget_helper(tmp_path):
+    """web/jobs.search_config is the CLI's search_budget (table/budget.py) with the request's names."""
+    from concordia_ai.cli.budget import search_budget
+    from concordia_ai.web.jobs import search_config
+    for body, cli in (({"iterations": 500}, (None, 500, None)), ({"seconds": 2.0, "jobs": 3}, (2.0, None, 3)),
+                      ({}, (None, None, None))):
+        config, described = search_config(body, 3.0, 4)
+        opts, text = search_budget(*cli, default_jobs=4)
+        assert described == text
+        assert (config.iterations, config.seconds, config.jobs, config.focus) == (
+            opts["iterations"], opts["seconds"], opts["jobs"], opts["focus"])
 
 
 def test_an_internal_error_is_one_line_and_the_server_answers_on(tmp_path, monkeypatch):
@@ -308,7 +393,7 @@ def test_a_hint_on_the_page_is_the_cli_hint(tmp_path):
     c = client(tmp_path)
     new(c)
     job = c.post("/api/hint", json={"iterations": 400, "top": 3}).json()
-    assert (job["kind"], job["budget"], job["moveCount"]) == ("hint", "400 iterations", 0)
+    assert (job["kind"], job["budget"], job["moveCount"]) == ("hint", "400 iterations in each of 1 search thread", 0)
     done = wait(c, job)
     assert (done["state"], done["progress"], done["error"]) == ("done", 1.0, None)
     cli = json.loads(run("hint", tmp_path / "g.json", "--iterations", 400, "--top", 3, "--json", "-q").stdout)
@@ -401,6 +486,31 @@ def test_a_running_hint_can_be_stopped(tmp_path):
     assert done["state"] == "stopped" and done["result"]["turns"]
 
 
+def test_a_running_review_can_be_stopped(tmp_path):
+    """A stop ends a review at once, in the middle of a turn's search: the cut turn is not recorded (the
+    log keeps only turns graded in full), and the next review grades every turn."""
+    import time
+    c = client(tmp_path)
+    new(c)
+    c.post("/api/play", json={"moves": ["play Prefect", "produce Campania"]})
+    c.post("/api/play", json={"moves": ["play Architect", "move land Roma > Casinum-Roma", "build Casinum", "done"]})
+    c.post("/api/play", json={"moves": ["play Tribune", "done"]})
+    job = c.post("/api/review", json={"seconds": 600}).json()      # 3 turns of 600 s: half an hour unstopped
+    assert job["state"] == "running"
+    started = time.monotonic()
+    time.sleep(0.3)                                                  # the first turn's search under way
+    assert c.post("/api/stop", json={"job": job["job"]}).json()["job"] == job["job"]
+    done = wait(c, job)
+    assert time.monotonic() - started < 20
+    assert done["state"] == "stopped" and done["error"] is None
+    assert done["result"]["records"] == [] and done["result"]["searched"] == 0
+    log = tmp_path / "g.review.jsonl"
+    assert not log.exists() or log.read_text() == ""
+    again = wait(c, c.post("/api/review", json={"iterations": 200}).json())
+    assert again["state"] == "done" and again["result"]["searched"] == 3
+    assert [r["turn"] for r in again["result"]["records"]] == [1, 2, 3]
+
+
 def test_the_review_on_the_page_is_the_cli_review(tmp_path):
     import json
     c = client(tmp_path)
@@ -452,12 +562,64 @@ def test_a_tournament_log_is_replayed(tmp_path):
     assert end["ranking"] == [end["players"][i]["name"] for i in played.game.ranking()]
     r = c.get("/api/replay", params={"file": "runs/t1/games.jsonl", "game": 1})
     assert r.json() == {"error": "game: 1 is out of range for game; give an integer in 0..0"}
+    # a record without the seed (or with a seed that is no seed) cannot be replayed; the list still answers
+    broken = [{k: v for k, v in record.items() if k != "seed"}, dict(record, seed="11"), dict(record, seed=-1)]
+    (folder / "games.jsonl").write_text("".join(json.dumps(r) + "\n" for r in [record] + broken))
+    listing = c.get("/api/replay", params={"file": "runs/t1/games.jsonl"})
+    assert listing.status_code == 200 and len(listing.json()["games"]) == 4
+    for game, error in ((1, "game 2 of the log has no seed: a replay deals the game again from its seed, so this "
+                            "record cannot be replayed"),
+                        (2, "game 3 of the log: seed: '11' is a string, not a number; give an integer in "
+                            "0..9,223,372,036,854,775,807"),
+                        (3, "game 4 of the log: seed: -1 is out of range for seeds; give an integer in "
+                            "0..9,223,372,036,854,775,807")):
+        r = c.get("/api/replay", params={"file": "runs/t1/games.jsonl", "game": game, "at": 3})
+        assert (r.status_code, r.json()) == (400, {"error": error})
+    assert c.get("/api/replay", params={"file": "runs/t1/games.jsonl", "game": 0, "at": 3}).json()["view"]["at"] == 3
     (folder / "bad.jsonl").write_text("{\n")
     r = c.get("/api/replay", params={"file": "runs/t1/bad.jsonl"})
     assert (r.status_code, r.json()) == (400, {"error": f"log {folder.resolve() / 'bad.jsonl'}: line 1 is not a game "
                                                         "record (not valid JSON (line 1, column 2: Expecting "
                                                         "property name enclosed in double quotes)); the log is damaged"})
     still_serving(c)
+
+
+def test_the_logs_are_looked_for_within_bounds(tmp_path, monkeypatch):
+    """find_logs looks into a bounded number of folders (nearest first), reads a bounded number of names
+    and lists a bounded number of logs, whatever the served folder holds."""
+    from concordia_ai.web import replays
+    (tmp_path / "games.jsonl").write_text("")
+    for i in range(20):
+        d = tmp_path / f"run{i:02d}"
+        (d / "deep" / "deeper").mkdir(parents=True)
+        (d / "games.jsonl").write_text("")
+        (d / "deep" / "deeper" / "games.jsonl").write_text("")
+    (tmp_path / "a" / "b" / "c" / "d" / "e").mkdir(parents=True)
+    (tmp_path / "a" / "b" / "c" / "d" / "games.jsonl").write_text("")       # 4 folders down: found
+    (tmp_path / "a" / "b" / "c" / "d" / "e" / "games.jsonl").write_text("")  # 5: too deep
+    os.symlink(tmp_path / "run00", tmp_path / "zlink")               # links are not followed
+    everything = replays.find_logs(str(tmp_path))
+    assert everything[0] == "games.jsonl" and "a/b/c/d/games.jsonl" in everything
+    assert not any(p.startswith("zlink") or p.startswith("a/b/c/d/e") for p in everything)
+    assert len(everything) == 1 + 20 + 20 + 1
+    looked = []
+    real = os.scandir
+    monkeypatch.setattr(replays.os, "scandir", lambda path: looked.append(path) or real(path))
+    monkeypatch.setattr(limits, "LOG_SEARCH_FOLDERS", 10)
+    found = replays.find_logs(str(tmp_path))
+    assert len(looked) == 10
+    # breadth first: the served folder, then its first folders in order
+    assert found == ["games.jsonl"] + [f"run{i:02d}/games.jsonl" for i in range(8)]
+    monkeypatch.setattr(limits, "LOG_SEARCH_FOLDERS", 1000)
+    monkeypatch.setattr(limits, "LOGS_LISTED", 5)
+    assert replays.find_logs(str(tmp_path)) == ["games.jsonl"] + [f"run{i:02d}/games.jsonl" for i in range(4)]
+    monkeypatch.setattr(limits, "LOGS_LISTED", 50)
+    monkeypatch.setattr(limits, "LOG_SEARCH_NAMES", 30)     # the served folder holds 23 names, a run folder 2
+    looked.clear()
+    assert replays.find_logs(str(tmp_path)) == ["games.jsonl"] + [f"run{i:02d}/games.jsonl" for i in range(3)]
+    assert len(looked) == 6          # the served folder, a, run00 ... run02, and run03 where the bound is passed
+    c = client(tmp_path)            # the page's list of logs is this one
+    assert c.get("/api/files").json()["logs"] == ["games.jsonl"] + [f"run{i:02d}/games.jsonl" for i in range(3)]
 
 
 def test_a_two_player_hint_says_its_win_is_the_hand_formula(tmp_path):
@@ -475,35 +637,39 @@ def test_a_real_server_refuses_bad_requests_and_answers_on(tmp_path):
     """The same refusals over a socket to uvicorn, as a browser would send them."""
     import http.client
     import json
-    import socket
     import threading
     import time
 
     import uvicorn
+    from concordia_ai.web import server as web_server
     game = new_game(tmp_path)
-    s = socket.socket()
-    s.bind(("127.0.0.1", 0))
-    port = s.getsockname()[1]
-    s.close()
-    server = uvicorn.Server(uvicorn.Config(create_app(str(tmp_path), str(game), port=port), host="127.0.0.1",
-                                           port=port, log_level="critical"))
-    thread = threading.Thread(target=server.run, daemon=True)
+    sock = web_server.listen("127.0.0.1", 0)       # port 0: a free port, served on this very socket
+    port = sock.getsockname()[1]
+    app = create_app(str(tmp_path), str(game), port=port)
+    token = app.state.board.guard.token
+    server = uvicorn.Server(uvicorn.Config(app, log_level="critical"))
+    thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
     thread.start()
     for _ in range(250):
         if server.started:
             break
         time.sleep(0.02)
 
-    def ask(method, path, body=None, headers=None):
+    def ask(method, path, body=None, headers=None, with_token=True):
         conn = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
         try:
-            conn.request(method, path, body=body, headers={"Content-Type": "application/json", **(headers or {})})
+            conn.request(method, path, body=body, headers={"Content-Type": "application/json",
+                                                           **({"X-Concordia-Token": token} if with_token else {}),
+                                                           **(headers or {})})
             r = conn.getresponse()
             return r.status, json.loads(r.read() or b"null")
         finally:
             conn.close()
 
     try:
+        assert ask("POST", "/api/play", json.dumps({"moves": ["play Prefect"]}), with_token=False) == (
+            403, {"error": "this board needs its token: open the address that `concordia serve` printed (it ends "
+                           "with ?token=...)"})
         assert ask("POST", "/api/play", json.dumps({"moves": ["play Consul"]}))[0] == 400
         assert ask("GET", "/api/state", headers={"Host": "evil.example"}) == (
             403, {"error": f"the Host header 'evil.example' does not name this server; open http://127.0.0.1:{port}/ "
@@ -518,3 +684,4 @@ def test_a_real_server_refuses_bad_requests_and_answers_on(tmp_path):
     finally:
         server.should_exit = True
         thread.join(5)
+        sock.close()

@@ -1,10 +1,11 @@
 """The board in a real browser: Debian's chromium driven by Selenium through the system chromedriver
 (nothing is downloaded). A short game entered by clicks, undo and redo, a hint played from the page,
-the review chart, a move typed in a terminal appearing on the page. Screenshots go to docs/."""
+the review chart, a move typed in a terminal appearing on the page, the token of the printed address,
+stopping a hint and a review. Screenshots go to docs/. Every server takes a free port (port 0) and is
+opened, as a person would, at the tokened address `concordia serve` prints."""
 import json
 import os
 import shutil
-import socket
 import tempfile
 import threading
 import time
@@ -27,6 +28,7 @@ from selenium.webdriver.common.action_chains import ActionChains  # noqa: E402
 from selenium.webdriver.common.by import By  # noqa: E402
 from selenium.webdriver.support.ui import WebDriverWait  # noqa: E402
 
+from concordia_ai.web import server as web_server  # noqa: E402
 from concordia_ai.web.app import create_app  # noqa: E402
 
 
@@ -47,27 +49,30 @@ def browser():
 
 
 class Board:
-    """A served folder with one game, on a free port, in a server thread."""
+    """A served folder (with a game, or none), on a free port, in a server thread: the socket bound with
+    port 0 as `concordia serve --port 0` binds it, and served as it is (no second bind)."""
 
-    def __init__(self, folder: Path, game: Path):
-        s = socket.socket()
-        s.bind(("127.0.0.1", 0))
-        self.port = s.getsockname()[1]
-        s.close()
+    def __init__(self, folder: Path, game: Path | None):
+        self.sock = web_server.listen("127.0.0.1", 0)
+        self.port = self.sock.getsockname()[1]
         self.game = game
-        self.app = create_app(str(folder), str(game), port=self.port)
-        self.server = uvicorn.Server(uvicorn.Config(self.app, host="127.0.0.1", port=self.port, log_level="warning"))
-        self.thread = threading.Thread(target=self.server.run, daemon=True)
+        self.app = create_app(str(folder), None if game is None else str(game), port=self.port)
+        self.token = self.app.state.board.guard.token
+        self.server = uvicorn.Server(uvicorn.Config(self.app, log_level="warning"))
+        self.thread = threading.Thread(target=self.server.run, kwargs={"sockets": [self.sock]}, daemon=True)
         self.thread.start()
         for _ in range(200):
             if self.server.started:
                 break
             time.sleep(0.02)
-        self.url = f"http://127.0.0.1:{self.port}/"
+        self.plain = f"http://127.0.0.1:{self.port}/"
+        self.url = self.app.state.board.guard.address()        # the address `concordia serve` prints
+        assert self.url == f"{self.plain}?token={self.token}"
 
     def stop(self):
         self.server.should_exit = True
         self.thread.join(5)
+        self.sock.close()
 
 
 @pytest.fixture
@@ -233,7 +238,8 @@ def test_a_hint_played_from_the_page(browser, board):
 
 def api_get(board, path: str) -> dict:
     import urllib.request
-    with urllib.request.urlopen(board.url + path.lstrip("/"), timeout=10) as r:
+    request = urllib.request.Request(board.plain + path.lstrip("/"), headers={"X-Concordia-Token": board.token})
+    with urllib.request.urlopen(request, timeout=10) as r:
         return json.loads(r.read())
 
 
@@ -325,18 +331,57 @@ def test_the_review_chart_opens_a_position(browser, board):
     settled(browser, "turn 6 (round 2)")
 
 
+def test_the_printed_address_brings_its_token(browser, board):
+    """On 127.0.0.1 too the board answers only with its token: the plain address is refused with one line;
+    the printed one opens the board, and its cookie lets the plain address work afterwards."""
+    browser.get(board.plain)
+    browser.delete_all_cookies()
+    browser.get(board.plain)
+    wait_for(browser, lambda d: "needs its token" in text_of(d, "body"))
+    assert json.loads(text_of(browser, "body")) == {"error": "this board needs its token: open the address that "
+                                                             "`concordia serve` printed (it ends with ?token=...)"}
+    open_board(browser, board)
+    browser.get(board.plain)          # no token in the address: the cookie carries it
+    wait_for(browser, lambda d: d.find_elements(By.ID, "status") and "turn" in status(d))
+    tap(browser, "hand:Prefect")
+    settled(browser, "prefect")
+    assert json.loads(board.game.read_text())["moves"] == ["play Prefect"]
+
+
+def test_a_running_review_is_stopped_from_the_page(browser, board):
+    run("play", board.game, "play Prefect", "produce Campania")
+    run("play", board.game, "play Architect", "move land Roma > Casinum-Roma", "build Casinum", "done")
+    run("play", board.game, "play Mercator/3", "sell 1 food", "buy 1 cloth", "done")
+    open_board(browser, board)
+    choose_budget(browser, "review-budget", "s:600")      # 3 turns of 600 s each: half an hour unstopped
+    browser.find_element(By.ID, "review").click()
+    wait_for(browser, lambda d: d.find_elements(By.ID, "review-stop"))
+    started = time.monotonic()
+    browser.find_element(By.ID, "review-stop").click()
+    wait_for(browser, lambda d: "review stopped" in text_of(d, "#log"), timeout=30)
+    assert time.monotonic() - started < 30
+    assert "review stopped: 0 turns graded" in text_of(browser, "#log")
+    assert not browser.find_elements(By.ID, "review-stop")
+    assert api_get(board, "/api/job?id=review-1")["state"] == "stopped"
+
+
+def test_a_running_hint_is_stopped_from_the_page(browser, board):
+    open_board(browser, board)
+    choose_budget(browser, "hint-budget", "s:600")
+    browser.find_element(By.ID, "hint-go").click()
+    wait_for(browser, lambda d: d.find_elements(By.ID, "hint-stop"))
+    time.sleep(0.5)                                        # a little search to show
+    browser.find_element(By.ID, "hint-stop").click()
+    wait_for(browser, lambda d: d.find_elements(By.CSS_SELECTOR, "#hint-turns .turn-row"), timeout=30)
+    assert "hint stopped" in text_of(browser, "#log")
+    assert not browser.find_elements(By.ID, "hint-stop")
+    assert api_get(board, "/api/job?id=hint-1")["state"] == "stopped"
+
+
 def test_a_game_started_on_the_page(browser, tmp_path):
-    s = socket.socket()
-    s.bind(("127.0.0.1", 0))
-    port = s.getsockname()[1]
-    s.close()
-    server = uvicorn.Server(uvicorn.Config(create_app(str(tmp_path), None, port=port), host="127.0.0.1", port=port,
-                                           log_level="warning"))
-    thread = threading.Thread(target=server.run, daemon=True)
-    thread.start()
+    served = Board(tmp_path, None)
     try:
-        wait_for(browser, lambda d: server.started)
-        browser.get(f"http://127.0.0.1:{port}/")
+        browser.get(served.url)
         wait_for(browser, lambda d: d.find_elements(By.ID, "start-sim"))
         browser.execute_script("const f = document.getElementById('new-sim'); f.elements.seed.value = '7';"
                                "f.elements.map.value = 'imperium'; f.elements.names.value = 'Ann, Bob';")
@@ -345,8 +390,7 @@ def test_a_game_started_on_the_page(browser, tmp_path):
         assert "created game.json: Imperium, 2 players (Ann, Bob), simulation, seed 7" in text_of(browser, "#log")
         assert json.loads((tmp_path / "game.json").read_text())["initial"]["board"] == "imperium"
     finally:
-        server.should_exit = True
-        thread.join(5)
+        served.stop()
 
 
 def test_a_tournament_game_stepped_through(browser, board, tmp_path):

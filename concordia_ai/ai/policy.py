@@ -22,6 +22,7 @@ import numpy as np
 
 from .. import core
 from . import weights_file
+from .numerics import fast_tanh
 from .weights_file import sha256_of  # noqa: F401  (scripts and tests name it here)
 from ..engine.content import DATA_DIR as PACKAGE_DATA
 from ..engine.errors import ConcordiaError
@@ -119,14 +120,6 @@ def priors(state) -> list[float]:
     """The prior of every legal move at `state` (legal_actions() order), by the core's forward pass."""
     require(state.n_players)
     return core.policy_priors(state)
-
-
-def fast_tanh(x: np.ndarray) -> np.ndarray:
-    """The core's tanh (cext/value.pxi, fast_tanh): a rational approximation within 1e-4 of np.tanh."""
-    x = np.clip(x, -4.97, 4.97)
-    x2 = x * x
-    y = x * (135135 + x2 * (17325 + x2 * (378 + x2))) / (135135 + x2 * (62370 + x2 * (3150 + x2 * 28)))
-    return np.clip(y, -1, 1)
 
 
 def logits_numpy(w: dict[str, np.ndarray], x: np.ndarray) -> np.ndarray:

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from ..engine import step_order
 from ..engine.errors import GameError, NotationError
 from ..engine.game import CHANCE, Game
-from .search import SearchResult, TurnCandidate, settled, turn_end_key
+from .search import SearchResult, TurnCandidate, _cached_key, settled, turn_end_key
 
 MAX_OWN_TURNS = 3    # a principal variation shows at most this many turns of the player to move
 
@@ -188,17 +188,10 @@ def judge_turn(game: Game, moves: list[int], result: SearchResult) -> Judgement:
     best = result.turns[0]
     key = turn_end_key(game, moves)
     for i, t in enumerate(result.turns):
-        if _end_key(game, t) == key:
+        if _cached_key(game, t) == key:
             return Judgement(best, t, i + 1, True, len(result.turns), "candidates")
     return Judgement(best, None, None, False, len(result.turns), "not reached",
                      notes=["the search stopped before it reached the turn (stopped early, or out of memory)"])
-
-
-def _end_key(game: Game, t: TurnCandidate):
-    key = getattr(t, "_end_key", None)
-    if key is None:
-        key = t._end_key = turn_end_key(game, t.moves)
-    return key
 
 
 # ---------------------------------------------------------------- how firm a hint is

@@ -88,12 +88,18 @@ def _number(value):
     return None
 
 
-def shown(value) -> str:
-    """The value for a message: short, never a 5,000-digit echo."""
+SHOWN_CHARS = 40           # a value quoted in a message: a number, a name, a field
+SHOWN_PATH_CHARS = 200     # a file name, a Host or Origin header: long enough for a real path
+
+
+def shown(value, width: int = SHOWN_CHARS) -> str:
+    """The value for a message: strings quoted, at most `width` characters, never a 5,000-digit echo
+    (a value from a user, a file or a request may be long or hostile). The one helper for every message
+    that quotes a value: SHOWN_PATH_CHARS for file names and headers, the default for the rest."""
     if isinstance(value, int) and not isinstance(value, bool) and abs(value) >= 10 ** 24:
         return f"a {len(str(abs(value)))}-digit number"
     text = repr(value) if isinstance(value, str) else str(value).lower() if isinstance(value, bool) else str(value)
-    return text if len(text) <= 40 else text[:37] + "..."
+    return text if len(text) <= width else text[:width - 3] + "..."
 
 
 MAX_NUMBER_CHARS = 64                  # longer number strings are out of every range (no 4,300-digit parse)
@@ -119,7 +125,7 @@ UNDO_STEPS = Bound("moves to undo", 1, 1_000_000)
 NAME_CHARS = 40                        # a player's name: printed in a column of every table
 TURN_NUMBER = Bound("turn numbers", 1, 100_000)                  # `play --turn N`: turn N as `show` numbers it
 
-# reading user files (see userfiles.py)
+# reading user files (see io/safe_read.py)
 JSON_DEPTH = 64                        # a game file nests 6 deep; 100,000 deep would exhaust the stack
 INT_DIGITS = 40                        # 2^64 has 20 digits; Python refuses to parse past 4,300
 FILE_BYTES = 8 * 2 ** 20               # a game file, a list, a .toml: a long game file is ~100 kB
@@ -127,3 +133,9 @@ LOG_BYTES = 4 * 2 ** 30                # a tournament log: about 5 kB per game
 REVIEW_LOG_BYTES = 64 * 2 ** 20        # a review log: about 600 bytes per graded turn
 QUERY_BYTES = 8 * 2 ** 20              # one line of `concordia analyze` (an inline position is ~10 kB)
 REQUEST_BYTES = 2 ** 20                # one request to `concordia serve` (a move list or a table layout: a few kB)
+
+# the tournament logs `concordia serve` lists under its folder (web/replays.find_logs)
+LOG_SEARCH_DEPTH = 4                   # folders below the served one (runs/NAME/games.jsonl is 2)
+LOG_SEARCH_FOLDERS = 1000              # folders looked into: a served home folder holds far more
+LOG_SEARCH_NAMES = 100_000             # names read in them, all folders together (one folder may hold millions)
+LOGS_LISTED = 50                       # logs listed, nearest first

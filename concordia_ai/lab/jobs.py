@@ -3,9 +3,9 @@ record is appended to a JSONL log at once, and a restart plays only the tasks wh
 
     >>> records, new = run_logged(play_one, tasks, key=lambda t: t["game_id"], log="games.jsonl", jobs=2)
 
-Used by tournaments, research, self-play data generation and the measuring scripts (strength,
-calibration, stability, the opening check). A task and its record must both carry the fields that
-`key` reads. The same seeds give the same records on either backend: every random choice of a task
+Used by tournaments, research, self-play data generation and the measuring scripts (strength, the
+final-result model's data, stability, the opening check). A task and its record must both carry the
+fields that `key` reads. The same seeds give the same records on either backend: every random choice of a task
 comes from the seeds in the task, never from the process that plays it.
 """
 from __future__ import annotations

@@ -20,7 +20,7 @@ parent process (a killed run loses only the games in flight). `OUT/tournament.js
 configuration; `--resume` checks it and plays the missing games. A torn last line (a kill during a
 write) is cut off on resume.
 
-Files (atomicio): tournament.json is replaced atomically, the log is appended and repaired only as a
+Files (io/atomic_write.py): tournament.json is replaced atomically, the log is appended and repaired only as a
 regular file of OUT (a symlink there is refused, never followed). A run that fails before its first
 game is logged removes what it created (a rerun is not refused as "already holds a tournament").
 Workers (loky or local Dask) end when the parent process ends (concordia_ai.lab.workers).

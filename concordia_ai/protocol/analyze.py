@@ -275,15 +275,26 @@ def parse_query(line) -> dict:
     return q
 
 
+MAX_ID_CHARS = 200
+
+
+def id_problem(value) -> str | None:
+    """Why `value` cannot be a query's id (None when it can): a string of at most MAX_ID_CHARS characters
+    or an integer below 2^63. An id that is refused is never echoed (it may be 100,000 characters long)."""
+    if isinstance(value, bool) or not isinstance(value, (str, int)) or (isinstance(value, int) and abs(value) >= 2 ** 63):
+        return "must be a string or an integer"
+    if isinstance(value, str) and len(value) > MAX_ID_CHARS:
+        return f"must be at most {MAX_ID_CHARS} characters"
+    return None
+
+
 def _query_id(q: dict):
-    qid = q.get("id")
     if "id" not in q:
         raise QueryError("every query needs an id (a string or number echoed in the answer)", "id")
-    if isinstance(qid, bool) or not isinstance(qid, (str, int)) or (isinstance(qid, int) and abs(qid) >= 2 ** 63):
-        raise QueryError("id must be a string or an integer", "id")
-    if isinstance(qid, str) and len(qid) > 200:
-        raise QueryError("id must be at most 200 characters", "id")
-    return qid
+    problem = id_problem(q["id"])
+    if problem:
+        raise QueryError(f"id {problem}", "id")
+    return q["id"]
 
 
 def handle(line, emit, root: str | None = None, stop=None) -> None:
@@ -291,10 +302,9 @@ def handle(line, emit, root: str | None = None, stop=None) -> None:
 
     `root` confines `file` queries to a folder; `stop` (a core.StopToken) ends the search early,
     and the answer then says `"terminated": true` with the statistics so far."""
-    qid = None
+    qid = None          # echoed only once it is a valid id
     try:
         q = parse_query(line) if not isinstance(line, dict) else line
-        qid = q.get("id") if isinstance(q.get("id"), (str, int)) and not isinstance(q.get("id"), bool) else None
         qid = _query_id(q)
         action = q.get("action")
         if action is not None:
@@ -401,11 +411,19 @@ class Engine:
         self.ready.notify_all()
 
     def terminate(self, q: dict, qid) -> None:
+        """Answer a terminate line at once; its id, and the id it names, are checked as a query's id is
+        (a refused one is never echoed)."""
         action = q["action"]
+        problem = id_problem(qid)
+        if problem:
+            self.emit({"id": None, "error": f"id {problem}", "field": "id"})
+            return
         if action == "terminate":
             target = q.get("terminateId", qid)
-            if isinstance(target, bool) or not isinstance(target, (str, int)):
-                self.emit({"id": qid, "error": "terminateId must be the id of a query", "field": "terminateId"})
+            problem = id_problem(target)
+            if problem:
+                self.emit({"id": qid, "error": f"terminateId must be the id of a query (it {problem})",
+                           "field": "terminateId"})
                 return
         with self.lock:
             hit = [j for j in self.jobs if action == "terminate_all" or j.qid == target]

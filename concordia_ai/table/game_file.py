@@ -10,7 +10,7 @@ A game file is JSON:
 
 The moves are the truth: loading replays them from "initial" and checks that the result equals
 "current" (a hand-edited or damaged file is reported, never silently trusted). Writes are atomic
-(atomicio.write_atomic: a new temporary file in the same folder, then a rename), so an interrupted
+(io.atomic_write.write_atomic: a new temporary file in the same folder, then a rename), so an interrupted
 write leaves the old file; a game file that is a symlink is written through to its target.
 
 A command that changes a game holds `locked(path)` from load to save, so two commands at the same
@@ -207,7 +207,7 @@ class GameFile:
         return out
 
     def save(self, overwrite: bool = True) -> None:
-        """Write atomically (see atomicio.write_atomic); refuse to replace an existing file unless overwrite.
+        """Write atomically (see io.atomic_write.write_atomic); refuse to replace an existing file unless overwrite.
 
         A game file that is a symlink is written through: its target is replaced and the link stays."""
         if not overwrite and os.path.lexists(self.path):

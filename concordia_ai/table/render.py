@@ -22,7 +22,7 @@ PHASE_TEXT = {
     "consul": "buys a card from the display (Consul)",
     "colonist": "places colonists or takes cash (Colonist)",
     "keep": "chooses goods to keep (storehouse full)",
-    "chance": "a card is revealed into the display: enter the card seen",
+    "chance": "the card turned up into the display",
     "square": "chooses which line's sea colonist enters the square (Aegyptus)",
     "over": "game over",
 }
@@ -61,6 +61,24 @@ def _counted(items: list[str]) -> list[str]:
 
 def _cards(counts: dict[str, int]) -> str:
     return ", ".join(f"{label} x{n}" if n > 1 else label for label, n in counts.items()) or "-"
+
+
+def bought_names(game: Game, labels) -> list[str]:
+    """For each card kind among `labels` that the display sells under other names (Mercator/5 is bought as
+    Mercator/I, Mercator/II, ...), a line linking the two: a hand and a discard pile hold kinds, named as
+    `play` takes them, and a bought card's deck is not kept, so the hand cannot show the numeral."""
+    R = game.rules
+    out = []
+    for k, kind in enumerate(R.kinds):
+        if kind.label == kind.name or kind.label not in labels:
+            continue
+        sold = [m.label for m in R.market if m.kind == k]
+        if not sold:
+            continue
+        what = f"pays {kind.coins} coins" if kind.label.endswith(f"/{kind.coins}") else f"god {kind.god}"
+        names = ", ".join(sold[:-1]) + " or " + sold[-1] if len(sold) > 1 else sold[0]
+        out.append(f"{kind.label} ({what}) is the card bought as {names}")
+    return out
 
 
 def _colonists(cols: dict) -> str:
@@ -161,6 +179,12 @@ def show(game: Game, moves_played: int | None = None) -> str:
         L.append(f"{pad}colonists: {_colonists(p['colonists'])}")
         if p.get("intermediate_vp") is not None:
             L.append(f"{pad}intermediate scoring: {p['intermediate_vp']} VP")
+    held = {label for p in pos["players"] for pile in (p["hand"], p["discard"]) for label in pile}
+    notes = bought_names(game, held)
+    if notes:
+        L.append("  Hands and discard piles name a card by its kind, as `play` takes it; a bought card's deck "
+                 "is not kept:")
+        L += [f"    {line}" for line in notes]
     L.append("")
     L.append("Board: provinces (bonus marker) and cities (good; houses)")
     owners: dict[str, list[str]] = {}
@@ -259,7 +283,7 @@ def log_table(game: Game, turns: list, total_moves: int, start_number: int, play
 
 def board_text(info: dict) -> str:
     """`concordia board`: the cities by province with letter and neighbours, squares and city tokens
-    (`info` from boardinfo.board_info)."""
+    (`info` from board_info.board_info)."""
     cap = info["route_capacity"]
 
     def holds(kind):

@@ -176,41 +176,67 @@ def _reason(e: OSError, path: str) -> str:
 
 @dataclass
 class Review:
-    records: list[dict]          # every selected turn, in game order
+    records: list[dict]          # every selected turn, in game order (stopped: those graded so far)
     searched: int                # turns searched in this run (the others were read from the file)
     out: str
+    stopped: bool = False        # ended early by its stop token
 
 
 def review_game(initial: dict, moves: list[str], config: SearchConfig, out: str,
                 player: int | None = None, jobs: int = 1, search_fn=search, progress=None,
-                map_fn=None) -> Review:
+                map_fn=None, stop=None) -> Review:
     """Grade every recorded turn (of one seat, if `player`), resuming from `out` and appending to it.
 
     `progress(n)` is called as each turn is graded (n = 1); with jobs > 1 turns run in parallel
     processes through `map_fn(fn, tasks, jobs)` (the lab's runner, concordia_ai.lab.runner.map_unordered,
     whose workers die with this process even when it is killed by kill -9; this layer sits below it, so
-    the caller passes it in) and arrive in any order, but each is written as soon as it finishes."""
+    the caller passes it in) and arrive in any order, but each is written as soon as it finishes.
+    `stop` (a core.StopToken, set from another thread) ends the review early: one turn at a time, the
+    running search is handed the token and cut at once, and a turn whose search was cut is not recorded
+    (its grade would rest on less than the budget; the next review grades it in full). With jobs > 1 the
+    turns already under way in other processes are not waited for. The Review then holds the turns
+    graded so far, with `stopped` set."""
     turns = recorded_turns(Game.from_json(initial), moves)
     if player is not None:
         turns = [t for t in turns if t.seat == player]
+
+    def stopped() -> bool:
+        return stop is not None and stop.stopped
+
+    def one_by_one(todo):
+        fn = search_fn if stop is None else partial(search_fn, stop=stop)
+        for t in todo:
+            if stopped():
+                return
+            rec = review_turn(initial, moves, t, config, fn)
+            if stopped():
+                return       # this turn's search was cut: not recorded
+            yield rec
+
+    searched = 0
     with open_log(out) as f:     # locked before it is read: a second review refuses, it never grades twice
         graded = load_graded(out, repair=True)
         todo = [t for t in turns if turn_key(initial, moves, t) not in graded]
         if progress:
             progress(len(turns) - len(todo))
         if jobs == 1 or len(todo) <= 1:
-            results = (review_turn(initial, moves, t, config, search_fn) for t in todo)
+            results = one_by_one(todo)
         else:
             if map_fn is None:
                 raise ValueError("review_game: jobs > 1 needs map_fn (concordia_ai.lab.runner.map_unordered)")
             results = map_fn(partial(_review_one, initial, moves, config, search_fn), todo, jobs)
         for rec in results:
+            if stopped():
+                break
             append_record(f, rec)
             graded[rec["key"]] = rec
+            searched += 1
             if progress:
                 progress(1)
-    records = [graded[turn_key(initial, moves, t)] for t in turns]
-    return Review(records, len(todo), out)
+    keys = [turn_key(initial, moves, t) for t in turns]
+    if stopped():
+        return Review([graded[k] for k in keys if k in graded], searched, out, stopped=True)
+    return Review([graded[k] for k in keys], len(todo), out)
 
 
 def _review_one(initial: dict, moves: list[str], config: SearchConfig, search_fn, rt: RecordedTurn) -> dict:

@@ -102,7 +102,7 @@ class Board:
     def view(self, query: dict) -> dict:
         """The position after the first `at` moves, read-only (a point of the review chart)."""
         gf = self.load()
-        at = bounded_int(query.get("at"), "at", 0, len(gf.moves))
+        at = bounded_int(query.get("at"), "at", 0, len(gf.moves), query=True)
         game = gf.replay(gf.moves[:at])
         return page_state(game, file=self.guard.relative(self.path), moves=at,
                           view={"kind": "position", "at": at, "of": len(gf.moves)})
@@ -151,7 +151,7 @@ class Board:
                 import secrets
                 seed = secrets.randbelow(2 ** 31)
             try:
-                seed = limits.SEED.check(seed, "seed")
+                seed = limits.SEED.check(seed, "seed", strings=False)
             except limits.LimitError as e:
                 raise WebError(400, str(e)) from None
             game = Game.new(board, players, seed, names, **options)
@@ -262,23 +262,25 @@ class Board:
         records = replays.read(path)
         if query.get("game") is None:
             return {"file": self.guard.relative(path), "games": replays.summaries(records)}
-        i = bounded_int(query.get("game"), "game", 0, len(records) - 1)
+        i = bounded_int(query.get("game"), "game", 0, len(records) - 1, query=True)
         record = records[i]
-        at = bounded_int(query.get("at", 0), "at", 0, limits.TURN_NUMBER.high * 10)
-        game, at = replays.position(record, at)
+        at = bounded_int(query.get("at", 0), "at", 0, limits.TURN_NUMBER.high * 10, query=True)
+        game, at = replays.position(record, at, i + 1)
         total = len(record["moves"])
         return page_state(game, file=self.guard.relative(path), moves=at,
                           view={"kind": "replay", "game": i, "at": at, "of": total,
                                 "seats": [s["spec"] for s in record["seats"]]})
 
 
-def bounded_int(value, field: str, low: int, high: int) -> int:
-    """An integer field of a request in low..high (a string of digits from a query is taken too)."""
+def bounded_int(value, field: str, low: int, high: int, query: bool = False) -> int:
+    """An integer field of a request in low..high. A JSON body's number is a JSON number, never the
+    string "3" (as `concordia analyze` takes it); a query string's (`query`) is digits."""
     if high < low:
         raise WebError(400, f"{field}: nothing to choose from")
-    if isinstance(value, str) and len(value) <= limits.MAX_NUMBER_CHARS and value.strip().lstrip("-").isdigit():
+    if query and isinstance(value, str) and len(value) <= limits.MAX_NUMBER_CHARS \
+            and value.strip().lstrip("-").isdigit():
         value = int(value)      # a query string's number
     try:
-        return int(limits.Bound(field, low, high).check(value, field))
+        return int(limits.Bound(field, low, high).check(value, field, strings=query))
     except limits.LimitError as e:
         raise WebError(400, str(e)) from None

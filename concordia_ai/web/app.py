@@ -23,7 +23,7 @@ from ..engine import limits
 from ..engine.errors import ConcordiaError
 from ..table.game_file import GameFileError
 from . import actions
-from .security import TOKEN_COOKIE, TOKEN_HEADER, Guard, WebError, read_json_body, too_big
+from .security import TOKEN_HEADER, Guard, WebError, new_token, read_json_body, too_big
 from .jobs import one_line
 
 STATIC = {"app.js": "text/javascript", "app.css": "text/css", "favicon.svg": "image/svg+xml"}
@@ -91,16 +91,22 @@ class GuardMiddleware:
             self.guard.check_host(request.headers.get("host"))
             self.guard.check_origin(request.headers.get("origin"), request.headers.get("host"))
             self.guard.check_token(request.query_params.get("token"), request.headers.get(TOKEN_HEADER),
-                                   request.cookies.get(TOKEN_COOKIE))
+                                   request.cookies.get(self.guard.cookie))
         except WebError as e:
             return await error(e.status, e.message)(scope, receive, send)
         return await self.app(scope, receive, send)
 
 
 def create_app(folder: str, game_file: str | None = None, host: str = "127.0.0.1", port: int = 8000,
-               token: str | None = None) -> Starlette:
-    """The app serving `folder` (the only place it reads or writes), with `game_file` open if given."""
-    guard = Guard(folder, host, port, token)
+               token: str | None = None, no_token: bool = False) -> Starlette:
+    """The app serving `folder` (the only place it reads or writes), with `game_file` open if given.
+
+    Every request needs `token` (a new random one when none is given), on loopback too; its address
+    with the token is `app.state.board.guard.address()`. `no_token` serves without one
+    (`concordia serve --no-token`)."""
+    if no_token and token is not None:
+        raise ValueError("create_app: a token or no_token, not both")
+    guard = Guard(folder, host, port, None if no_token else token or new_token())
     board = actions.Board(guard)
     if game_file is not None:
         board.open(guard.relative(os.path.realpath(game_file)))
@@ -108,8 +114,8 @@ def create_app(folder: str, game_file: str | None = None, host: str = "127.0.0.1
     def page(request: Request):
         html = (files("concordia_ai.web") / "static" / "index.html").read_text(encoding="utf-8")
         response = Response(html, media_type="text/html", headers=SECURITY_HEADERS)
-        if guard.token:     # the page's own requests then carry the token without the address
-            response.set_cookie(TOKEN_COOKIE, guard.token, httponly=True, samesite="strict")
+        if guard.token:     # opened with the token: the page's own requests then carry it in this cookie
+            response.set_cookie(guard.cookie, guard.token, httponly=True, samesite="strict")
         return response
 
     def static(request: Request):

@@ -11,12 +11,14 @@ from __future__ import annotations
 import itertools
 import threading
 import time
+
 from .. import core
-from ..ai.search import TABLE_FOCUS, SearchConfig, ranking_rule, search
+from ..ai.search import SearchConfig, ranking_rule, search
 from ..ai.turns import hint_warnings, recorded_turns
 from ..engine import limits
 from ..engine.game import Game
 from ..protocol import analyze
+from ..table import budget
 from ..table import review as rv
 from . import targets
 from .security import WebError
@@ -89,23 +91,18 @@ def one_line(text: str) -> str:
 
 
 def search_config(body: dict, default_seconds: float, timed_jobs: int = 1) -> tuple[SearchConfig, str]:
-    """The budget a request asks for, within the CLI's bounds: iterations or seconds (not both), jobs and
-    seed. As `concordia hint`: a time budget runs `timed_jobs` searches at once, an iteration budget one."""
-    iterations, seconds = body.get("iterations"), body.get("seconds")
-    if iterations is not None and seconds is not None:
-        raise WebError(400, "give one budget: iterations or seconds, not both")
+    """The budget a request asks for, taken as `concordia hint` and `review` take theirs (table/budget.py,
+    the CLI's own helper: the same bounds, defaults and sentence): seconds or iterations (not both), jobs
+    (a time budget runs `timed_jobs` searches at once, an iteration budget one) and seed, each a JSON
+    number (the string "100" is refused, as `concordia analyze` refuses it)."""
     try:
-        jobs = limits.SEARCH_JOBS.check(body.get("jobs", 1 if iterations is not None else timed_jobs), "jobs")
-        seed = limits.SEED.check(body.get("seed", 0), "seed")
-        # the final choice over whole turns, as hint, play --suggested and review make it (cli/budget.py)
-        if iterations is not None:
-            n = limits.ITERATIONS.check(iterations, "iterations")
-            return (SearchConfig(iterations=n, seconds=0.0, jobs=jobs, seed=seed, focus=TABLE_FOCUS),
-                    f"{n:,} iterations")
-        s = limits.SECONDS.check(default_seconds if seconds is None else seconds, "seconds")
-        return SearchConfig(iterations=0, seconds=s, jobs=jobs, seed=seed, focus=TABLE_FOCUS), f"{s:g} s of CPU time"
-    except limits.LimitError as e:
+        opts, described = budget.search_budget(body.get("seconds"), body.get("iterations"), body.get("jobs"),
+                                               default_seconds=default_seconds, default_jobs=timed_jobs,
+                                               names=budget.JSON_NAMES)
+        seed = limits.SEED.check(body.get("seed", 0), "seed", strings=False)
+    except (budget.BudgetError, limits.LimitError) as e:
         raise WebError(400, str(e)) from None
+    return SearchConfig(**opts, seed=seed), described
 
 
 def hint_work(game: Game, config: SearchConfig, top: int):
@@ -154,7 +151,9 @@ def turn_targets(game: Game, moves: list[int]) -> list[str]:
 
 
 def review_work(initial: dict, moves: list[str], config: SearchConfig, out: str):
-    """The work of a review job: every recorded turn graded (resuming from `out`, as the CLI does)."""
+    """The work of a review job: every recorded turn graded (resuming from `out`, as the CLI does). A stop
+    ends it at once: the running turn's search is cut and that turn is not recorded (a later review
+    grades it in full); the result holds the turns graded so far."""
     def work(job: Job) -> dict:
         turns = recorded_turns(Game.from_json(initial), moves)
         total = max(1, len(turns))
@@ -165,7 +164,7 @@ def review_work(initial: dict, moves: list[str], config: SearchConfig, out: str)
             job.progress = min(1.0, count[0] / total)
             job.detail = f"{count[0]} of {len(turns)} turns"
 
-        result = rv.review_game(initial, moves, config, out, progress=progress)
+        result = rv.review_game(initial, moves, config, out, progress=progress, stop=job.stop)
         starts = {t.index: t.start for t in turns}
         records = [dict(r, start=starts.get(r["index"])) for r in result.records]
         names = Game.from_json(initial).names

@@ -1,12 +1,17 @@
 """Replays: the games of a tournament log (`games.jsonl`, lab.tournament), stepped through move by move.
 
 A logged game is its board, player count, seed and moves: the deal is played again from the seed
-(Game.new draws the same city goods and stack), then the first `at` moves are applied.
+(Game.new draws the same city goods and stack), then the first `at` moves are applied. The log's reader
+(lab.tournament.read_log) checks the fields that rating and the list of games need; a replay needs the
+seed and the moves as well, checked here per game, so one record without them is refused on its own
+while the list of the log's games still answers.
 """
 from __future__ import annotations
 
 import os
+from collections import deque
 
+from ..engine import limits
 from ..engine.game import Game
 from ..lab import tournament
 from .security import WebError
@@ -40,12 +45,28 @@ def player_names(record: dict) -> list[str]:
     return names
 
 
-def position(record: dict, at: int) -> tuple[Game, int]:
-    """The game after the first `at` moves of a logged game (`at` clipped to the game's length)."""
+def replay_fields(record: dict, game: int) -> tuple[int, list[str]]:
+    """The seed and the moves of a logged game (1-based `game` in messages); WebError naming the field when
+    the record lacks one or holds something else."""
+    where = f"game {game} of the log"
+    if "seed" not in record:
+        raise WebError(400, f"{where} has no seed: a replay deals the game again from its seed, so this record "
+                            "cannot be replayed")
+    try:
+        seed = limits.SEED.check(record["seed"], "seed", strings=False)
+    except limits.LimitError as e:
+        raise WebError(400, f"{where}: {e}") from None
     moves = record.get("moves")
     if not isinstance(moves, list) or not all(isinstance(m, str) for m in moves):
-        raise WebError(400, "this game record has no moves in notation (the tournament ran without recording them)")
-    game = Game.new(record["board"], record["players"], record["seed"], player_names(record))
+        raise WebError(400, f"{where} has no moves in notation (the tournament ran without recording them)")
+    return seed, moves
+
+
+def position(record: dict, at: int, number: int = 1) -> tuple[Game, int]:
+    """The game after the first `at` moves of a logged game (`at` clipped to the game's length);
+    `number` is the game's place in the log (1-based), for messages."""
+    seed, moves = replay_fields(record, number)
+    game = Game.new(record["board"], record["players"], seed, player_names(record))
     at = max(0, min(at, len(moves)))
     for i, text in enumerate(moves[:at]):
         try:
@@ -55,16 +76,38 @@ def position(record: dict, at: int) -> tuple[Game, int]:
     return game, at
 
 
-def find_logs(folder: str, limit: int = 50) -> list[str]:
-    """Tournament logs under the served folder (not following links out of it), nearest first."""
-    out = []
-    for root, dirs, names in os.walk(folder):
-        dirs[:] = sorted(d for d in dirs if not d.startswith(".") and d not in ("node_modules", "__pycache__")
-                         and not os.path.islink(os.path.join(root, d)))
-        if tournament.LOG_NAME in names and not os.path.islink(os.path.join(root, tournament.LOG_NAME)):
-            out.append(os.path.relpath(os.path.join(root, tournament.LOG_NAME), folder))
-            if len(out) >= limit:
-                break
-        if root.count(os.sep) - folder.count(os.sep) >= 4:
-            dirs[:] = []
-    return out
+SKIPPED = ("node_modules", "__pycache__")
+
+
+def find_logs(folder: str) -> list[str]:
+    """Tournament logs under the served folder, nearest first (folder by folder, breadth first, names in
+    order), links never followed. Bounded, whatever the folder holds (a home folder, a data disk): at most
+    limits.LOG_SEARCH_DEPTH folders deep, LOG_SEARCH_FOLDERS folders looked into, LOG_SEARCH_NAMES names
+    read and LOGS_LISTED logs listed; past a bound the search ends with the logs found so far."""
+    out: list[str] = []
+    queue = deque([(folder, 0)])
+    folders = names = 0
+    while queue and folders < limits.LOG_SEARCH_FOLDERS and len(out) < limits.LOGS_LISTED:
+        path, depth = queue.popleft()
+        folders += 1
+        subfolders = []
+        try:
+            with os.scandir(path) as entries:
+                for entry in entries:
+                    names += 1
+                    if names > limits.LOG_SEARCH_NAMES:
+                        break
+                    try:
+                        if entry.name == tournament.LOG_NAME and entry.is_file(follow_symlinks=False):
+                            out.append(os.path.relpath(entry.path, folder))
+                        elif depth < limits.LOG_SEARCH_DEPTH and entry.is_dir(follow_symlinks=False) \
+                                and not entry.name.startswith(".") and entry.name not in SKIPPED:
+                            subfolders.append(entry.name)
+                    except OSError:
+                        continue
+        except OSError:          # unreadable (permissions, gone meanwhile): skipped
+            continue
+        if names > limits.LOG_SEARCH_NAMES:
+            break
+        queue.extend((os.path.join(path, d), depth + 1) for d in sorted(subfolders))
+    return sorted(out, key=lambda p: (p.count(os.sep), p))[:limits.LOGS_LISTED]

@@ -1,8 +1,9 @@
 """What keeps the board safe to run: the token, the Host header, the served folder and bounded bodies.
 
-The board binds 127.0.0.1 by default, where only this machine reaches it. With another --host anyone
-on the network could, so every request must then carry the random token printed at start (in the
-address as ?token=, in the X-Concordia-Token header, or in the cookie the page sets). The Host header
+Every request must carry the random token printed at start (in the address as ?token=, in the
+X-Concordia-Token header, or in the cookie the page sets when it is opened with the token), as Jupyter
+does: on 127.0.0.1 too, where any other user of a shared machine could otherwise reach the board and
+play moves. `concordia serve --no-token` turns it off, on a loopback address only. The Host header
 is checked on every request, so a web page elsewhere cannot reach a loopback server through a DNS name
 of its own (DNS rebinding), and so is the Origin a browser sends, so that another site's page cannot post
 moves to it; a request that changes something must be JSON (which a page elsewhere cannot send here
@@ -16,6 +17,7 @@ import os
 import secrets
 
 from ..engine import limits
+from ..engine.limits import SHOWN_PATH_CHARS, shown
 from ..io import safe_read
 
 TOKEN_HEADER = "x-concordia-token"
@@ -47,13 +49,16 @@ def new_token() -> str:
 
 
 class Guard:
-    """The checks of one server: its bind address, its token (None on loopback) and its folder."""
+    """The checks of one server: its bind address, its token (None: none asked, `serve --no-token`) and
+    its folder."""
 
     def __init__(self, folder: str, host: str = "127.0.0.1", port: int = 8000, token: str | None = None):
         self.folder = os.path.realpath(folder)
         self.host, self.port = host, port
         self.token = token
         self.any_host = host in WILDCARD     # bound to every address: the token is the only gate
+        # cookies are not kept apart by port: two boards on one machine each keep their own
+        self.cookie = f"{TOKEN_COOKIE}_{port}"
 
     # ---------------------------------------------------------------- headers
     def check_host(self, header: str | None) -> None:
@@ -61,8 +66,8 @@ class Guard:
         name = host_name(header or "")
         allowed = {n.lower() for n in LOOPBACK_NAMES} | {self.host.strip("[]").lower()}
         if not self.any_host and name not in allowed:
-            raise WebError(403, f"the Host header {shown(header)} does not name this server; open "
-                                f"{self.address()} instead")
+            raise WebError(403, f"the Host header {shown(header or '', SHOWN_PATH_CHARS)} does not name this "
+                                f"server; open {self.address(with_token=False)} instead")
 
     def check_origin(self, origin: str | None, host_header: str | None) -> None:
         """A browser names the page a request comes from; only the board's own page may change a game
@@ -71,8 +76,8 @@ class Guard:
             return
         name = origin.split("://", 1)[-1].rstrip("/")
         if name.lower() != (host_header or "").strip().lower():
-            raise WebError(403, f"the request comes from another site ({shown(origin)}); the board answers only "
-                                "its own page")
+            raise WebError(403, f"the request comes from another site ({shown(origin, SHOWN_PATH_CHARS)}); the "
+                                "board answers only its own page")
 
     def check_token(self, query: str | None, header: str | None, cookie: str | None) -> None:
         if self.token is None:
@@ -104,7 +109,7 @@ class Guard:
         base = os.path.realpath(self.folder)
         full = os.path.realpath(os.path.join(base, name))
         if os.path.commonpath([base, full]) != base:
-            raise WebError(403, f"{what}: {shown(name)} is outside the served folder {self.folder}; "
+            raise WebError(403, f"{what}: {shown(name, SHOWN_PATH_CHARS)} is outside the served folder {self.folder}; "
                                 f"the board opens only files inside it")
         return full
 
@@ -118,12 +123,6 @@ def host_name(header: str) -> str:
     if header.startswith("["):
         return header[1:].split("]", 1)[0]
     return header.rsplit(":", 1)[0] if header.count(":") == 1 else header
-
-
-def shown(value) -> str:
-    """A value for a message: quoted and short (a header or name may be long or hostile)."""
-    text = repr(str(value))
-    return text if len(text) <= 200 else text[:197] + "...'"
 
 
 def read_json_body(raw: bytes):

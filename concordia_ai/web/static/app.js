@@ -437,11 +437,11 @@ function hintPanel() {
                    [["it:3000", "quick (3,000 it.)"], ["s:1", "1 s"], ["s:3", "3 s (as concordia hint)"], ["s:10", "10 s"]]),
       h("button", {id: "hint-go", onclick: () => background(startHint),
                    disabled: !S.state || S.state.view || S.state.over || S.state.decider === "chance"}, "Suggest turns")),
-    h("div", {class: "progress", id: "hint-progress"}, h("div", {class: "bar"}), h("span", {class: "label"})));
+    jobBox("hint"));
   const r = S.hint;
   if (r && r.turns) {
     const list = h("div", {class: "hint-turns", id: "hint-turns"},
-      h("div", {class: "help"}, `Whole turns for ${r.player}, best first by ${r.order}`));
+      h("div", {class: "help"}, `Whole turns for ${r.player}: ${r.order}`));
     r.turns.forEach((t, i) => {
       const loss = i ? `loss ${pct(t.lossWinrate)} win % · ${t.lossVp.toFixed(1)} VP` : "best";
       const row = h("div", {class: "turn-row", "data-turn": i, "data-targets": JSON.stringify(t.targets)},
@@ -450,7 +450,8 @@ function hintPanel() {
           h("button", {class: "small play-turn", title: "record this turn in the game",
                        onclick: () => act(() => play(t.moves, r.moveCount))}, "Play this turn")),
         h("div", {class: "turn-stats"},
-          h("b", {}, `${pct(t.winrate)} ± ${pct(t.winrateSe)} % win`), ` · ${t.vp.toFixed(1)} VP · margin ${signed(t.scoreLead)} · ${loss}`),
+          h("b", {}, `${pct(t.winrate)} ± ${pct(t.winrateSe)} % win`),
+          ` · ${t.vp.toFixed(1)} VP · margin ${signed(t.scoreLead)} · ${t.visits.toLocaleString()} visits · ${loss}`),
         i === 0 && t.after && t.after.length ? h("div", {class: "turn-after", title: "the most visited line after this turn"},
           "then " + t.after.slice(0, 3).map(seg => `${seg.who}: ${seg.moves.join("; ")}`).join(" · ")) : null);
       row.addEventListener("mouseenter", () => light(t.targets, "hint"));
@@ -481,17 +482,58 @@ function budget(id) {
   return kind === "it" ? {iterations: +n} : {seconds: +n};
 }
 
-async function runJob(path, body, barId) {
+// ------------------------------------------------------------------ background jobs
+// the running job of each kind ("hint", "review"): its progress bar and its Stop button survive redraws
+const JOBS = {hint: null, review: null};
+
+function jobBox(kind) {
+  const job = JOBS[kind];
+  const box = h("div", {class: "job" + (job ? " on" : ""), id: `${kind}-job`},
+    h("div", {class: "progress" + (job ? " on" : ""), id: `${kind}-progress`}, h("div", {class: "bar"}), h("span", {class: "label"})),
+    job ? h("button", {class: "small stop-job", id: `${kind}-stop`, disabled: job.stopping,
+                       title: "stop the search: what it found so far is shown",
+                       onclick: () => background(() => stopJob(kind))}, job.stopping ? "stopping…" : "Stop") : null);
+  if (job) jobProgress(box, job);
+  return box;
+}
+
+function jobProgress(box, job) {
+  box.querySelector(".bar").style.width = `${(100 * job.progress).toFixed(0)}%`;
+  box.querySelector(".label").textContent = `${(100 * job.progress).toFixed(0)} % ${job.detail || ""}`;
+}
+
+function drawJob(kind) {
+  const box = document.getElementById(`${kind}-job`);
+  if (!box) return;
+  const job = JOBS[kind], stop = document.getElementById(`${kind}-stop`);
+  // the bar moves in place while the button stays as it is (a button replaced under the pointer loses its click)
+  if (job && stop && stop.disabled === !!job.stopping) jobProgress(box, job);
+  else box.replaceWith(jobBox(kind));
+}
+
+async function stopJob(kind) {
+  const job = JOBS[kind];
+  if (!job || job.stopping) return;
+  job.stopping = true;
+  drawJob(kind);
+  await api("/api/stop", {job: job.job});
+}
+
+async function runJob(kind, path, body) {
   let job = await api(path, body);
-  const bar = () => document.querySelector(`#${barId} .bar`);
-  const label = () => document.querySelector(`#${barId} .label`);
-  const box = document.getElementById(barId);
-  if (box) box.classList.add("on");
-  while (job.state === "running") {
-    if (bar()) bar().style.width = `${(100 * job.progress).toFixed(0)}%`;
-    if (label()) label().textContent = `${(100 * job.progress).toFixed(0)} % ${job.detail || ""}`;
-    await new Promise(r => setTimeout(r, 250));
-    job = await api(`/api/job?id=${encodeURIComponent(job.job)}`);
+  JOBS[kind] = job;
+  drawJob(kind);
+  try {
+    while (job.state === "running") {
+      await new Promise(r => setTimeout(r, 250));
+      job = Object.assign(await api(`/api/job?id=${encodeURIComponent(job.job)}`),
+                          {stopping: JOBS[kind] ? JOBS[kind].stopping : false});
+      JOBS[kind] = job;
+      drawJob(kind);
+    }
+  } finally {
+    JOBS[kind] = null;
+    drawJob(kind);
   }
   if (job.state === "error") throw new Error(job.error);
   return job;
@@ -499,8 +541,9 @@ async function runJob(path, body, barId) {
 
 async function startHint() {
   const version = S.live ? S.live.version : null;     // the file the hint searched (a move meanwhile changes it)
-  const job = await runJob("/api/hint", Object.assign({top: 5}, budget("hint-budget")), "hint-progress");
+  const job = await runJob("hint", "/api/hint", Object.assign({top: 5}, budget("hint-budget")));
   S.hint = Object.assign({moveCount: job.moveCount, version}, job.result);
+  if (job.state === "stopped") say("hint stopped: the turns below are what the search found until then");
   draw();
 }
 
@@ -509,8 +552,12 @@ async function startReview() {
   const body = budget("review-budget");
   S.review = {running: true};
   draw();
-  const job = await runJob("/api/review", body, "review-progress");
+  const job = await runJob("review", "/api/review", body);
   S.review = job.result;
+  if (job.state === "stopped") {
+    say(`review stopped: ${count(job.result.records.length, "turn", "turns")} graded; the turn being searched was ` +
+        "not recorded (Review again grades the rest)");
+  }
   draw();
   document.getElementById("review-panel").scrollIntoView({behavior: "smooth"});
 }
@@ -519,11 +566,9 @@ function reviewPanel() {
   if (!S.review) return null;
   const box = h("section", {class: "panel review", id: "review-panel"},
     h("div", {class: "hint-head"}, h("h3", {}, "Review: the search's win % before each turn"),
-      h("button", {class: "small", onclick: () => { S.review = null; draw(); }}, "close")),
-    h("div", {class: "progress on", id: "review-progress"}, h("div", {class: "bar"}), h("span", {class: "label"})));
+      h("button", {class: "small", onclick: () => { S.review = null; draw(); }}, "close")));
   const r = S.review;
-  if (r.running) return box;
-  box.querySelector(".progress").remove();
+  if (r.running) { box.append(jobBox("review")); return box; }
   box.append(h("div", {id: "chart", class: "chart"}));
   const rows = h("table", {class: "turns graded"},
     h("tr", {}, h("th", {}, "turn"), h("th", {}, "player"), h("th", {}, "grade"), h("th", {}, "win % best"),
