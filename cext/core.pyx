@@ -57,4 +57,10 @@ include "bench.pxi"           # benchmarks of the rules core in C
 # Search and evaluation over the core:
 include "value.pxi"           # the value model's forward pass (weights loaded from Python)
 include "policy.pxi"          # the policy prior over legal sub-decisions (weights loaded from Python)
-include "search.pxi"          # ISMCTS, flat Monte Carlo, the heuristic players, whole turns from a tree
+include "search_tree.pxi"     # the search's settings (SearchConfig) and tree: nodes, growing and walking it
+include "heuristics.pxi"      # the hand evaluation, the rewards at a playout's end, the greedy and plan players
+include "ismcts.pxi"          # the ISMCTS loop: selection, expansion, rollout, backup
+include "turns.pxi"           # whole turns from a tree: collecting turn ends, completing partial turns, export
+include "final_choice.pxi"    # the final choice over whole turns: sequential halving by the shown win share
+include "search_face.pxi"     # the search's Python face: StopToken, the settings' check (fill_config), search()
+include "flat_mc.pxi"         # flat Monte Carlo over the root's legal moves

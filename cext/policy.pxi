@@ -169,7 +169,7 @@ cdef void policy_features(const State* s, int32_t a, const PolicyBase* pb, float
             og1 += goods_of(&t.pl[q])
     x[PF_MOVE + 6] = <float>(p1.coins - p0.coins) / 10.0
     x[PF_MOVE + 7] = <float>(goods_of(p1) - goods_of(p0)) / 5.0
-    x[PF_MOVE + 8] = (wealth(p1) - wealth(p0)) / 20.0    # coins plus goods at price (search.pxi; exact in float)
+    x[PF_MOVE + 8] = (wealth(p1) - wealth(p0)) / 20.0    # coins plus goods at price (heuristics.pxi; exact in float)
     x[PF_MOVE + 9] = <float>(p1.n_houses - p0.n_houses)
     x[PF_MOVE + 10] = <float>(sc1[p * NSCORE + 8] - sc0[p * NSCORE + 8]) / 10.0
     x[PF_MOVE + 11] = (best_other_total(sc1, n, p) - pb.best_other) / 10.0
@@ -379,7 +379,7 @@ def bench_policy(CoreState st not None, int reps):
 
 
 def greedy_values(CoreState st not None):
-    """The greedy bot's one-step value of every legal move (action_value in search.pxi), in legal_actions()
+    """The greedy bot's one-step value of every legal move (action_value in heuristics.pxi), in legal_actions()
     order: the heuristic ordering that the learned prior is compared with."""
     cdef int32_t acts[MAX_ACTIONS]
     cdef int n, i

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Benchmark the ISMCTS search loop (cext/search.pxi) at the 4-player opening and at a mid-game position.
+"""Benchmark the ISMCTS search loop (cext/ismcts.pxi) at the 4-player opening and at a mid-game position.
 Prints human lines, then ONE JSON object on the last line.
 
     python3 scripts/bench_search.py --board imperium --players 4 --reps 5

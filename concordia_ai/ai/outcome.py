@@ -83,7 +83,7 @@ class Model:
         return b, k, d, sigma
 
     def core_tuple(self, h: float) -> tuple[float, float, float]:
-        """(k, d, sigma): what the core's final choice halves by (cext/search.pxi, _shown_share)."""
+        """(k, d, sigma): what the core's final choice halves by (cext/final_choice.pxi, _shown_share)."""
         _, k, d, sigma = self.at(h)
         return k, d, sigma
 

@@ -1,4 +1,5 @@
-"""ISMCTS configuration and results. The search loop itself runs in the core (cext/search.pxi).
+"""ISMCTS configuration and results. The search loop itself runs in the core (cext/ismcts.pxi; its Python
+face: cext/search_face.pxi).
 
     >>> from concordia_ai.ai.search import SearchConfig, search
     >>> result = search(game, SearchConfig(iterations=5000, seed=1))
@@ -7,7 +8,7 @@
 Root parallelism: with `jobs > 1`, independent searches with different seeds run in threads (the
 core releases the GIL) and their root statistics are merged (visits summed, means weighted by visits).
 Whole turns: `result.turns` ranks the deciding player's whole turns (the card, every step, `done`), read
-from the tree by the core (collect_turns in cext/search.pxi). Turns that reach the same position (the
+from the tree by the core (collect_turns in cext/turns.pxi). Turns that reach the same position (the
 same builds in another order) are one candidate; root-parallel and sliced searches merge turns by that
 position too. See TurnCandidate.
 """

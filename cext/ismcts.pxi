@@ -1,0 +1,250 @@
+# The ISMCTS loop: selection (UCB over availability counts, the policy's PUCT term), expansion, rollout, backup.
+#
+# Single-observer ISMCTS (Cowling, Powley & Whitehouse 2012). Every move in Concordia is public; the only
+# hidden thing is the order of the unseen cards inside each deck. Each iteration copies the root, forgets
+# the stack order, and resolves every card revealed during the descent as an explicit chance node whose
+# outcome is drawn uniformly from the unseen cards of the top deck (the same distribution as a fresh
+# shuffle of each deck, so re-sampling is built in and the true order can never leak). Children whose
+# legality depends on the sample use availability counts in UCB ("subset-armed bandit").
+#
+# Included into core.pyx so that it calls the rules functions directly (no Python per iteration).
+from libc.math cimport sqrt, log, pow
+
+cdef inline uint32_t hslot(int32_t a) noexcept nogil:
+    return (<uint32_t>a * <uint32_t>2654435761) & (HASH_SIZE - 1)
+
+
+cdef int rollout(State* st, const SearchConfig* cfg, uint64_t* r) noexcept nogil:
+    """Play on from st with the rollout policy; returns 1 if the game ended."""
+    cdef int32_t acts[MAX_ACTIONS]
+    cdef int n, limit, steps = 0
+    st.chance_external = 0
+    st.order_known = 0
+    if cfg.rollout_policy == POL_NONE:
+        return st.phase == PH_OVER
+    limit = st.turns + cfg.rollout_turns if cfg.rollout_turns > 0 else 1 << 30
+    while st.phase != PH_OVER and st.turns < limit and steps < 100000:
+        n = gen_legal(st, acts)
+        if n <= 0:
+            break
+        if cfg.rollout_policy == POL_GREEDY and <float>(rng_next(r) >> 40) / 16777216.0 >= cfg.epsilon:
+            apply_action(st, acts[greedy_index(st, acts, n, r)])
+        elif cfg.rollout_policy == POL_POLICY:
+            apply_action(st, acts[policy_sample(st, acts, n, r)])
+        else:
+            apply_action(st, acts[rng_below(r, n)])
+        steps += 1
+    return st.phase == PH_OVER
+
+
+cdef inline float puct_bias(const SearchConfig* cfg, const Node* nd) noexcept nogil:
+    """The policy's term beside UCB (PUCT): weight * P * sqrt(N_parent) / (1 + N_child), where N_parent is
+    the child's availability count (how often its parent was visited with this move legal)."""
+    return cfg.policy_w * nd.prior * sqrt(<float>nd.avail) / (1.0 + nd.visits)
+
+
+cdef int ismcts(const State* root, const SearchConfig* cfg, Tree* t, int32_t* done_iterations, double* seconds,
+                int* stop, const int32_t* forced, int n_forced) noexcept nogil:
+    """Grow the tree t from `root` for the budget in cfg. With `forced` (n_forced > 0), every iteration
+    first follows those decisions from the root (a whole turn: expanding them where the tree has not yet),
+    then searches on as usual below them: the turn's figures are the same tree's, on the same footing as
+    the turns the search chose by itself."""
+    cdef State st
+    cdef int32_t acts[MAX_ACTIONS]
+    cdef int32_t keys[HASH_SIZE]
+    cdef uint32_t stamp[HASH_SIZE]
+    cdef uint32_t gen = 0
+    cdef int32_t path[MAX_DEPTH]
+    cdef int depth, n, i, node, ch, best, it = 0, terminal, p, untried, nchild, k
+    cdef uint64_t r = seed_mix(cfg.seed)
+    cdef float rew[MAX_P]
+    cdef float val[MAX_P]
+    cdef float winp[MAX_P]
+    cdef float score, bs, margin, best_other, wr, floor_visits, pr = 0.0
+    cdef int32_t cand[MAX_ACTIONS]
+    cdef double t0 = cc_thread_seconds(), elapsed = 0.0
+    cdef int rootp = root.decider, starved, starved_v
+    cdef int fd, forcing, fch, fa, found
+    memset(stamp, 0, sizeof(stamp))
+    if t.n == 0:
+        tree_add(t, -1, 0, -1)
+    while True:
+        if cfg.iterations > 0 and it >= cfg.iterations:
+            break
+        if cfg.seconds > 0 and (it & 31) == 0:
+            elapsed = cc_thread_seconds() - t0
+            if elapsed >= cfg.seconds:
+                break
+        if stop != NULL and (it & 31) == 0 and cc_load_flag(stop):
+            break
+        if t.failed:
+            break
+        memcpy(&st, root, sizeof(State))
+        st.order_known = 0
+        st.chance_external = 1
+        st.rng = rng_next(&r)
+        node = 0
+        depth = 0
+        path[depth] = 0
+        depth += 1
+        fd = 0
+        forcing = n_forced > 0
+        while st.phase != PH_OVER and depth < MAX_DEPTH - 1:
+            n = gen_legal(&st, acts)
+            if n <= 0:
+                break
+            if st.phase == PH_CHANCE:
+                # an unseen card turns up: sample it, then follow (or grow) that outcome's branch
+                forcing = 0     # a whole turn ends before any reveal
+                i = acts[rng_below(&st.rng, n)]
+                if cfg.chance_merge:
+                    # open loop: every outcome shares the decisions that follow (availability counts
+                    # sort out which of them are legal in this sample)
+                    apply_action(&st, i)
+                    continue
+                ch = t.nodes[node].child
+                while ch >= 0 and t.nodes[ch].action != i:
+                    ch = t.nodes[ch].sibling
+                if ch < 0:
+                    ch = tree_add(t, node, i, -1)
+                    if ch < 0:
+                        break
+                apply_action(&st, i)
+                node = ch
+                path[depth] = node
+                depth += 1
+                continue
+            p = st.decider
+            if forcing and fd >= n_forced:
+                forcing = 0
+            fa = forced[fd] if forcing else -1
+            fch = -1
+            gen += 1
+            for i in range(n):
+                k = hslot(acts[i])
+                while stamp[k] == gen:
+                    k = (k + 1) & (HASH_SIZE - 1)
+                stamp[k] = gen
+                keys[k] = acts[i]
+            # children legal in this determinization gain availability; pick the best by UCB
+            best = -1
+            bs = -1e18
+            nchild = 0
+            starved = -1
+            starved_v = 1 << 30
+            ch = t.nodes[node].child
+            while ch >= 0:
+                k = hslot(t.nodes[ch].action)
+                while stamp[k] == gen and keys[k] != t.nodes[ch].action:
+                    k = (k + 1) & (HASH_SIZE - 1)
+                if stamp[k] == gen:
+                    keys[k] = -1 - keys[k]     # mark as tried (no valid action is negative)
+                    nchild += 1
+                    t.nodes[ch].avail += 1
+                    score = t.nodes[ch].w / t.nodes[ch].visits + \
+                        cfg.c * sqrt(log(<float>t.nodes[ch].avail) / t.nodes[ch].visits)
+                    if cfg.policy_w > 0:
+                        score += puct_bias(cfg, &t.nodes[ch])
+                    if score > bs:
+                        bs = score
+                        best = ch
+                    if t.nodes[ch].visits < starved_v:
+                        starved_v = t.nodes[ch].visits
+                        starved = ch
+                    if t.nodes[ch].action == fa:
+                        fch = ch
+                ch = t.nodes[ch].sibling
+            untried = 0
+            for i in range(n):
+                k = hslot(acts[i])
+                while stamp[k] == gen and keys[k] != acts[i] and keys[k] != -1 - acts[i]:
+                    k = (k + 1) & (HASH_SIZE - 1)
+                if keys[k] == acts[i]:
+                    cand[untried] = acts[i]
+                    untried += 1
+            if fa >= 0 and fch < 0:
+                found = 0
+                for i in range(untried):
+                    if cand[i] == fa:
+                        found = 1
+                if found:
+                    # the forced decision is untried here: expand it (and roll out from it)
+                    ch = tree_add(t, node, fa, p)
+                    if ch < 0:
+                        break
+                    t.nodes[ch].avail = 1
+                    apply_action(&st, fa)
+                    path[depth] = ch
+                    depth += 1
+                    break
+                forcing = 0     # not legal here (cannot happen for a checked turn): search as usual
+            if fch >= 0:
+                fd += 1
+                apply_action(&st, fa)
+                node = fch
+                path[depth] = node
+                depth += 1
+                continue
+            if untried > 0 and (cfg.pw_k <= 0 or nchild < cfg.pw_k * pow(<double>(t.nodes[node].visits + 1), cfg.pw_alpha)) \
+                    and (best < 0 or cfg.fpu <= 0 or cfg.fpu >= bs):
+                # expand one untried action: the heuristic's favourite, or a random one
+                if cfg.policy_w > 0:
+                    i = cand[policy_pick(&st, acts, n, cand, untried, &r, &pr)]
+                elif cfg.use_prior:
+                    i = cand[greedy_index(&st, cand, untried, &r)]
+                else:
+                    i = cand[rng_below(&r, untried)]
+                ch = tree_add(t, node, i, p)
+                if ch < 0:
+                    break
+                t.nodes[ch].avail = 1
+                t.nodes[ch].prior = pr
+                apply_action(&st, i)
+                path[depth] = ch
+                depth += 1
+                break
+            if best < 0:
+                break
+            if node == 0 and cfg.root_floor > 0 and nchild > 1:
+                # visit floor at the root: no alternative falls below a share of an even split, so
+                # every candidate's figures rest on enough visits to be compared
+                floor_visits = cfg.root_floor * (<float>t.nodes[0].visits) / nchild
+                if starved_v < floor_visits:
+                    best = starved
+            apply_action(&st, t.nodes[best].action)
+            node = best
+            path[depth] = node
+            depth += 1
+        terminal = st.phase == PH_OVER
+        if not terminal:
+            terminal = rollout(&st, cfg, &r)
+        reward_vector(&st, cfg, val, winp, rew, terminal)
+        best_other = -1e9
+        for i in range(st.n_players):
+            if i != rootp and val[i] > best_other:
+                best_other = val[i]
+        margin = val[rootp] - best_other
+        wr = winp[rootp]
+        for i in range(depth):
+            node = path[i]
+            t.nodes[node].visits += 1
+            if t.nodes[node].mover >= 0:
+                t.nodes[node].w += rew[t.nodes[node].mover]
+            t.nodes[node].vp += val[rootp]
+            t.nodes[node].vp2 += val[rootp] * val[rootp]
+            t.nodes[node].margin += margin
+            t.nodes[node].margin2 += margin * margin
+            t.nodes[node].win += wr
+            t.nodes[node].win2 += wr * wr
+            for k in range(st.n_players):
+                t.nodes[node].seat_vp[k] += val[k]
+            if terminal:
+                t.nodes[node].term += 1
+                t.nodes[node].term_margin += margin
+                for k in range(st.n_players):
+                    t.nodes[node].term_win[k] += winp[k]
+                    t.nodes[node].term_vp[k] += val[k]
+        it += 1
+    done_iterations[0] = it
+    seconds[0] = cc_thread_seconds() - t0
+    return 0

@@ -1,0 +1,137 @@
+# The search's settings and tree: SearchConfig, Node, Tree, growing and walking the tree; thread clock, stop flag.
+from libc.stdlib cimport realloc
+
+cdef extern from *:
+    """
+    #include <time.h>
+    /* CPU seconds of the calling thread: a search's budget stays its own when several searches run
+       in threads of one process (clock() would count all of them). */
+    static double cc_thread_seconds(void) {
+        struct timespec ts;
+        if (clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts) != 0) return (double)clock() / CLOCKS_PER_SEC;
+        return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+    }
+    /* a stop request set by another thread, read by the search loop without the GIL */
+    static int cc_load_flag(int *p) { return __atomic_load_n(p, __ATOMIC_RELAXED); }
+    static void cc_store_flag(int *p, int v) { __atomic_store_n(p, v, __ATOMIC_RELAXED); }
+    """
+    double cc_thread_seconds() nogil
+    int cc_load_flag(int* p) nogil
+    void cc_store_flag(int* p, int v) nogil
+
+cdef enum:
+    RW_WIN = 0
+    RW_RANK = 1
+    RW_MARGIN = 2
+    RW_MIX = 3
+    POL_RANDOM = 0
+    POL_GREEDY = 1
+    POL_NONE = 2         # no rollout: the leaf itself is evaluated
+    POL_POLICY = 3       # rollout moves drawn from the policy prior (policy.pxi)
+    EVAL_HAND = 0        # the hand-set formula `evaluate` (today's default before the value model)
+    EVAL_NET = 1         # the value model (value.pxi); fill_config refuses it without weights for the player count
+    HASH_SIZE = 4096
+    MAX_DEPTH = 4096
+    MAX_TREE_NODES = 1 << 28      # 12 GB of nodes; also keeps the doubling of `cap` inside int32
+
+ctypedef struct Node:
+    int32_t action
+    int32_t parent
+    int32_t child
+    int32_t sibling
+    int32_t visits
+    int32_t avail
+    float w              # summed reward of the player who chose the action
+    float win            # root player's: wins, VP, VP margin (reported for root children)
+    float vp
+    float margin
+    float win2           # root player's summed squared win values: the standard error of `win`
+    float vp2
+    float margin2        # root player's summed squared margins: the one standard error of the shown figures
+    float seat_vp[MAX_P]    # every seat's summed estimated final VP: the locations of the final-result model
+                            # (concordia_ai/ai/outcome.py), from which every shown figure comes
+    int32_t term         # iterations that reached the game's end: their results are exact, not estimated
+    float term_margin    # ... the root player's summed margins over them
+    float term_win[MAX_P]   # ... every seat's wins (1 for the winner) over them
+    float term_vp[MAX_P]    # ... every seat's final VP over them
+    float prior          # the policy's prior of the action when it was expanded (0 without the policy)
+    int8_t mover         # seat that chose the action, -1 for a chance outcome
+
+ctypedef struct SearchConfig:
+    int32_t iterations
+    double seconds
+    float c
+    int32_t final_best_mean
+    int32_t reward
+    float mix
+    float margin_scale
+    int32_t rollout_policy
+    float epsilon
+    int32_t rollout_turns
+    float fpu
+    int32_t use_prior
+    float pw_k
+    float pw_alpha
+    int32_t eval_kind     # EVAL_HAND or EVAL_NET
+    int32_t chance_merge  # 1: one child for every outcome of a revealed card (open loop through chance)
+    float root_floor      # root children get at least this share of an even split of the root's visits
+    float focus           # share of the budget for the final choice over whole turns (search() only)
+    int32_t focus_turns   # how many of the most visited whole turns that choice starts from
+    float policy_w        # weight of the policy prior (PUCT term, prior-sampled expansion); 0 = off
+    uint64_t seed
+
+ctypedef struct Tree:
+    Node* nodes
+    int32_t n
+    int32_t cap
+    int32_t failed
+
+
+cdef int tree_add(Tree* t, int32_t parent, int32_t action, int8_t mover) noexcept nogil:
+    cdef Node* grown
+    cdef int32_t i
+    if t.n >= t.cap:
+        if t.cap >= MAX_TREE_NODES:
+            t.failed = 1
+            return -1
+        grown = <Node*>realloc(t.nodes, sizeof(Node) * t.cap * 2)
+        if grown == NULL:
+            t.failed = 1
+            return -1
+        t.nodes = grown
+        t.cap *= 2
+    i = t.n
+    t.n += 1
+    memset(&t.nodes[i], 0, sizeof(Node))
+    t.nodes[i].action = action
+    t.nodes[i].parent = parent
+    t.nodes[i].child = -1
+    t.nodes[i].sibling = -1
+    t.nodes[i].mover = mover
+    if parent >= 0:
+        t.nodes[i].sibling = t.nodes[parent].child
+        t.nodes[parent].child = i
+    return i
+
+
+cdef int find_path(const Tree* t, const int32_t* acts, int n) noexcept nogil:
+    """The node reached from the root by `acts`, or -1 where the tree does not have it."""
+    cdef int node = 0, ch, j
+    for j in range(n):
+        ch = t.nodes[node].child
+        while ch >= 0 and t.nodes[ch].action != acts[j]:
+            ch = t.nodes[ch].sibling
+        if ch < 0:
+            return -1
+        node = ch
+    return node
+
+
+cdef int _most_visited(Tree* t, int node) noexcept nogil:
+    cdef int ch = t.nodes[node].child, best = -1, bv = -1
+    while ch >= 0:
+        if t.nodes[ch].visits > bv:
+            bv = t.nodes[ch].visits
+            best = ch
+        ch = t.nodes[ch].sibling
+    return best
