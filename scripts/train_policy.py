@@ -14,8 +14,14 @@ The report (JSON, printed and with --report written) gives, on the test games: t
 prior, of the uniform prior and of the greedy heuristic's ordering (a softmax of the greedy bot's one-step
 values with its temperature fitted on the training games), the visit distribution's own entropy (the floor),
 and the top-1 agreement of the prior and of the greedy bot with the most visited move. Features are
-standardised for training and the standardisation is folded into the exported weights. One weight set is
-trained on all the data and written for every player count of --players (the feature n/5 tells them apart).
+standardised for training (means and scales in float64: `standardisation`) and the standardisation is folded
+into the exported weights. A feature that is constant on the training rows (standard deviation below
+SD_CONSTANT) is centred only, with a scale of 1, so it stays 0 in training and learns nothing.
+
+One weight set is trained on all the data and written for every player count of --players. It can tell
+player counts apart (by the feature n/5) only if the data mixes them: on data of one player count that
+feature is constant and takes no part, and the weights written for the other counts are those of the count
+trained on, never fitted to them.
 --install writes concordia_ai/data/policy/weights.npz and weights.json.
 """
 from __future__ import annotations
@@ -146,10 +152,23 @@ class Model:
                     b1=(self.b1 - w1 @ mu).astype(np.float32), v=self.v.astype(np.float32))
 
 
+# Below this standard deviation a feature counts as constant on the training rows: centred, scale 1. (In a
+# million rows a one-hot feature seen once has 0.001; the player count n/5 of one player count has 0.)
+SD_CONSTANT = 1e-3
+
+
+def standardisation(x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Each feature's mean and scale over the rows of x, accumulated in float64. (Accumulated in float32 down
+    the rows of generation 1, the constant n/5 = 0.6 came out with mean 0.5956 and standard deviation 0.0044,
+    and dividing by that multiplied its weights by 228 on export.) A feature whose standard deviation is
+    below SD_CONSTANT gets the scale 1 (centred only), so no near-constant feature can blow up."""
+    mu = x.mean(0, dtype=np.float64)
+    sd = x.std(0, dtype=np.float64)
+    return mu, np.where(sd < SD_CONSTANT, 1.0, sd)
+
+
 def train(tr: Data, va: Data, hidden: int, l2: float, lr: float, steps: int, seed: int, log) -> tuple[dict, dict]:
-    mu = tr.x.mean(0).astype(np.float64)
-    sd = tr.x.std(0).astype(np.float64)
-    sd = np.where(sd < 1e-6, 1.0, sd)
+    mu, sd = standardisation(tr.x)
     xt = ((tr.x - mu) / sd).astype(np.float32)
     xv = ((va.x - mu) / sd).astype(np.float32)
     model = Model(tr.x.shape[1], hidden, np.random.default_rng(seed))

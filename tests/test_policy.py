@@ -3,6 +3,7 @@ refused, the search is unchanged with the policy off and refuses to run without 
 import hashlib
 import json
 import shutil
+import threading
 
 import numpy as np
 import pytest
@@ -148,6 +149,47 @@ def test_the_core_refuses_bad_shapes_itself():
         core.policy_set_weights(3, np.zeros(3), np.zeros((0, 80)), np.zeros(0), np.zeros(0))
     with pytest.raises(ValueError, match="player count 6 is not 2..5"):
         core.policy_set_weights(6, np.zeros(80), np.zeros((0, 80)), np.zeros(0), np.zeros(0))
+
+
+class RecordingLock:
+    """A re-entrant lock that counts how deep it is held, so a test can see who holds it when."""
+
+    def __init__(self):
+        self.lock, self.depth, self.taken = threading.RLock(), 0, 0
+
+    def __enter__(self):
+        self.lock.acquire()
+        self.depth += 1
+        self.taken += 1
+        return self
+
+    def __exit__(self, *exc):
+        self.depth -= 1
+        self.lock.release()
+
+
+def test_the_weights_are_replaced_and_cleared_under_the_lock_as_the_value_models_are(monkeypatch):
+    lock = RecordingLock()
+    monkeypatch.setattr(policy, "_loading", lock)
+    calls = []
+    clear, put, load = core.policy_clear, core.policy_set_weights, policy.load
+    monkeypatch.setattr(core, "policy_clear", lambda: (calls.append(("clear", lock.depth)), clear())[1])
+    monkeypatch.setattr(core, "policy_set_weights", lambda *a: (calls.append(("set", lock.depth)), put(*a))[1])
+    monkeypatch.setattr(policy, "load", lambda *a: (calls.append(("load", lock.depth)), load(*a))[1])
+    policy.load()
+    assert [c for c, _ in calls] == ["load", "clear", "set", "set", "set", "set"]
+    assert [d for _, d in calls[1:]] == [1] * 5        # the core's weights change only under the lock
+    calls.clear()
+    policy.unload()
+    assert calls == [("clear", 1)]
+    calls.clear()
+    policy.require(3)                                  # loads again: under the lock, from the check on
+    assert calls[:2] == [("load", 1), ("clear", 2)] and all(d == 2 for _, d in calls[2:])
+    assert core.policy_ready(3) and lock.depth == 0
+    calls.clear()
+    taken = lock.taken
+    policy.require(3)                                  # already there: no lock, no load
+    assert calls == [] and lock.taken == taken
 
 
 def test_the_search_refuses_to_run_when_the_policy_is_asked_for_and_not_loaded(tmp_path, monkeypatch):

@@ -16,6 +16,7 @@ shipped weights (`require`) and refuses to run without them: there is never a si
 from __future__ import annotations
 
 import json
+import threading
 from pathlib import Path
 
 import numpy as np
@@ -40,6 +41,9 @@ class PolicyWeightsError(ConcordiaError):
 
 
 _loaded: str | None = None   # the path whose weights are in the core
+# held while the core's weights are checked and replaced or cleared, as value._loading: root-parallel searches
+# resolve their configs (and so load the prior) in threads at once
+_loading = threading.RLock()
 
 
 def check_set(w: dict[str, np.ndarray], where: str) -> None:
@@ -90,18 +94,20 @@ def load(weights: Path | None = None, meta: Path | None = None) -> None:
     global _loaded
     weights = Path(weights or WEIGHTS)
     sets = read_weights(weights, meta)
-    core.policy_clear()
-    _loaded = None
-    for n, w in sets.items():
-        core.policy_set_weights(n, w["w_lin"], w["w1"], w["b1"], w["v"])
-    _loaded = str(weights)
+    with _loading:
+        core.policy_clear()
+        _loaded = None
+        for n, w in sets.items():
+            core.policy_set_weights(n, w["w_lin"], w["w1"], w["b1"], w["v"])
+        _loaded = str(weights)
 
 
 def unload() -> None:
     """Forget the loaded weights (the next search that asks for the prior loads the shipped file again)."""
     global _loaded
-    core.policy_clear()
-    _loaded = None
+    with _loading:
+        core.policy_clear()
+        _loaded = None
 
 
 def require(players: int) -> None:
@@ -109,8 +115,9 @@ def require(players: int) -> None:
     weights are loaded (once per process); a missing file or player count is a clear error."""
     if core.policy_ready(players):
         return
-    if _loaded is None:
-        load()
+    with _loading:          # one thread loads; the others wait and then find the weights there
+        if _loaded is None and not core.policy_ready(players):
+            load()
     if not core.policy_ready(players):
         raise PolicyWeightsError(f"policy weights: {_loaded or WEIGHTS} has no weights for {players} players "
                                  f"(it has {', '.join(str(n) for n in PLAYER_COUNTS if core.policy_ready(n)) or 'none'})")
