@@ -1,5 +1,6 @@
 """The web board's API in-process (Starlette's TestClient): a game entered by moves, every kind of bad
 request refused with its one line while the server goes on answering, and the CLI on the same file."""
+import json
 import os
 
 import pytest
@@ -69,7 +70,8 @@ def test_a_new_simulation_and_its_state(tmp_path):
     # an existing file is never replaced
     r = c.post("/api/new", json={"file": "g.json", "map": "italia", "players": 3, "seed": 8})
     assert r.status_code == 409
-    assert r.json() == {"error": "file: g.json already exists; choose another name (nothing was replaced)"}
+    assert r.json() == {"error": "file: g.json already exists; choose another name (nothing was replaced)",
+                        "field": "file"}
 
 
 def test_a_short_game_entered_by_moves(tmp_path):
@@ -244,7 +246,7 @@ def test_numbers_keep_the_cli_bounds(tmp_path):
     r = c.post("/api/hint", json={"seconds": True})
     assert r.json() == {"error": "seconds: true is not a number; give a number in 0.001..86,400"}
     r = c.post("/api/new", json={"file": "h.json", "map": "italia", "players": 9})
-    assert r.json() == {"error": "players: 9 is out of range for players; give an integer in 2..5"}
+    assert r.json() == {"error": "players: 9 is out of range for players; give an integer in 2..5", "field": "players"}
     still_serving(c)
 
 
@@ -271,9 +273,10 @@ def test_a_number_of_a_request_is_a_json_number(tmp_path, body, error):
     assert c.get("/api/job", params={"id": "hint-1"}).status_code == 404
     assert c.get("/api/job", params={"id": "review-1"}).status_code == 404
     r = c.post("/api/new", json={"file": "h.json", "map": "italia", "players": "3"})
-    assert r.json() == {"error": "players: '3' is a string, not a number; give an integer in 2..5"}
+    assert r.json() == {"error": "players: '3' is a string, not a number; give an integer in 2..5", "field": "players"}
     r = c.post("/api/new", json={"file": "h.json", "map": "italia", "players": 3, "seed": "7"})
-    assert r.json() == {"error": "seed: '7' is a string, not a number; give an integer in 0..9,223,372,036,854,775,807"}
+    assert r.json() == {"error": "seed: '7' is a string, not a number; give an integer in 0..9,223,372,036,854,775,807",
+                        "field": "seed"}
     assert not (tmp_path / "h.json").exists()
     still_serving(c)
 
@@ -361,7 +364,8 @@ def test_a_real_table_entered_on_the_page_reveals_from_the_unseen_cards(tmp_path
     display = [d["name"] for d in sim["display"]]
     r = c.post("/api/new", json={"file": "table.json", "map": "italia", "names": ["Ann", "Bob", "Cy"],
                                  "table": {"cities": dict(list(cities.items())[:-1]), "display": display}})
-    assert (r.status_code, r.json()) == (400, {"error": "cities: no good given for Syracusae"})
+    assert (r.status_code, r.json()) == (400, {"error": "cities: no good given for 1 of 25 cities: Syracusae (C, Sicilia)",
+                                               "field": "cities", "items": ["Syracusae"]})
     s = c.post("/api/new", json={"file": "table.json", "map": "italia", "names": ["Ann", "Bob", "Cy"],
                                  "table": {"cities": cities, "display": display}}).json()
     assert s["lines"] == ["created table.json: Italia, 3 players (Ann, Bob, Cy), real table"]
@@ -376,6 +380,144 @@ def test_a_real_table_entered_on_the_page_reveals_from_the_unseen_cards(tmp_path
     s = c.post("/api/play", json={"moves": ["reveal Weaver/II"], "expect": s["moveCount"]}).json()
     assert s["lines"] == ["played: reveal Weaver/II (turned up in Bob's turn 2, round 1)"]
     assert (s["decider"], s["display"][6]["card"], s["unseen"]) == ("Cy", "Weaver/II", {"II": 6, "III": 6})
+
+
+ITALIA_CITIES = {"Aquileia": "cloth", "Bauzanum": "food", "Verona": "tool", "Comum": "food", "Segusio": "wine",
+                 "Genua": "brick", "Nicaea": "brick", "Mutina": "food", "Ravenna": "cloth", "Cosa": "brick",
+                 "Florentia": "tool", "Aleria": "brick", "Olbia": "wine", "Ancona": "tool", "Hadria": "tool",
+                 "Spoletum": "brick", "Casinum": "tool", "Neapolis": "food", "Brundisium": "cloth", "Luceria": "wine",
+                 "Croton": "food", "Potentia": "brick", "Messana": "food", "Panormus": "wine", "Syracusae": "brick"}
+ITALIA_DISPLAY = ["Prefect", "Colonist", "Mason", "Farmer", "Diplomat", "Smith", "Mercator"]
+
+
+@pytest.mark.parametrize("names, cities, display, field, items", [
+    # brick for all 25 cities: the page took it before (issue 26)
+    (["Ann", "Bob", "Cy"], {c: "brick" for c in ITALIA_CITIES}, ITALIA_DISPLAY, "cities",
+     ["Aquileia", "Bauzanum", "Verona", "Comum", "Segusio", "Genua", "Nicaea"]),
+    (["Ann", "Bob", "Cy"], dict(ITALIA_CITIES, Aquileia="food"), ITALIA_DISPLAY, "cities",
+     ["Aquileia", "Bauzanum", "Verona", "Comum", "Segusio", "Genua", "Nicaea"]),
+    (["Ann", "Bob", "Cy"], {c: g for c, g in ITALIA_CITIES.items() if c not in ("Cosa", "Olbia")}, ITALIA_DISPLAY,
+     "cities", ["Cosa", "Olbia"]),
+    (["Ann", "Bob", "Cy"], ITALIA_CITIES, ITALIA_DISPLAY[:6] + ["Mason"], "display", [2, 6]),
+    (["Ann", "Bob", "Cy"], ITALIA_CITIES, ITALIA_DISPLAY[:6] + ["Consul/II"], "display", [6]),
+    (["Ann", "Bob", "Cy"], ITALIA_CITIES, ITALIA_DISPLAY[:6] + ["Consul/IV"], "display", [6]),
+    (["Ann", "Bob", "Cy"], ITALIA_CITIES, ITALIA_DISPLAY[:5], "display", [5, 6]),
+    (["Ann", "ann", "Cy"], ITALIA_CITIES, ITALIA_DISPLAY, "names", None),
+    (["Ann", "chance"], ITALIA_CITIES, ITALIA_DISPLAY, "names", None),
+])
+def test_a_layout_is_refused_as_the_cli_refuses_it(tmp_path, names, cities, display, field, items):
+    """The page and `concordia new` share one validator (engine/layout.py, then the strict position check):
+    the same refusal word for word, naming the field at fault (and its cities or display places)."""
+    cli = run("new", tmp_path / "cli.json", "--map", "italia", "--names", ",".join(names),
+              "--cities", ",".join(f"{c}={g}" for c, g in cities.items()), "--display", ",".join(display), code=2)
+    c = client(tmp_path)
+    r = c.post("/api/new", json={"file": "page.json", "map": "italia", "names": names,
+                                 "table": {"cities": cities, "display": display}})
+    assert r.status_code == 400
+    body = r.json()
+    assert cli.stderr.strip() == f"error: --{body['error']}"
+    assert body["field"] == field and body.get("items") == items
+    assert body["error"].startswith(f"{field}: ")
+    assert not (tmp_path / "page.json").exists() and not (tmp_path / "cli.json").exists()
+    still_serving(c)
+
+
+def test_a_simulation_refuses_bad_names_as_the_cli_does(tmp_path):
+    c = client(tmp_path)
+    for names in (["Ann", ""], ["Ann", "Bob", "Cy", "Di", "Ed", "Flo"], ["Ann", "nobody"]):
+        cli = run("new", tmp_path / "cli.json", "--names", ",".join(names), code=2)
+        r = c.post("/api/new", json={"file": "g.json", "map": "italia", "names": names})
+        assert (r.status_code, r.json()["field"]) == (400, "names")
+        assert cli.stderr.strip() == f"error: --{r.json()['error']}"
+    r = c.post("/api/new", json={"file": "g.json", "map": "mars", "names": ["Ann", "Bob"]})
+    assert r.json() == {"error": "map: unknown map 'mars'; valid: imperium, italia, creta, aegyptus", "field": "map"}
+    r = c.post("/api/new", json={"file": "", "map": "italia"})
+    assert r.json()["field"] == "file"
+    assert not (tmp_path / "g.json").exists()
+
+
+def test_leaving_a_game_for_the_start_page_keeps_its_file(tmp_path):
+    """The page's "New game": the server leaves the open game; its file stays as it was and opens again."""
+    c = client(tmp_path)
+    new(c)
+    c.post("/api/play", json={"moves": ["play Prefect", "produce Campania"]})
+    before = (tmp_path / "g.json").read_text()
+    s = c.post("/api/close", json={}).json()
+    assert (s["file"], s["left"], s["games"]) == (None, "g.json", ["g.json"])
+    assert (tmp_path / "g.json").read_text() == before
+    assert c.get("/api/state").json()["file"] is None          # a reload shows the start page
+    assert c.get("/api/version").json() == {"file": None, "version": None}
+    r = c.post("/api/play", json={"moves": ["done"]})
+    assert (r.status_code, r.json()) == (409, {"error": "no game is open; open a game file or start a new game"})
+    s = c.post("/api/open", json={"file": "g.json"}).json()
+    assert (s["file"], s["moveCount"], s["player"]) == ("g.json", 2, "Bob")
+    assert c.post("/api/close", json={}).json()["left"] == "g.json"
+    assert c.post("/api/close", json={}).json()["left"] is None
+
+
+def test_a_refused_tap_is_explained_as_the_cli_explains_the_step(tmp_path):
+    """GET /api/why: a tap no legal move uses gets one line; for a step of the moment, the reason of
+    `concordia play` for that step, word for word."""
+    c = client(tmp_path)
+    new(c)
+    why = lambda el, **q: c.get("/api/why", params={"el": el, **q}).json()["reason"]   # noqa: E731
+    assert why("city:Roma") == ("Roma is no step now: Ann plays a card from hand; a city is tapped to build a house "
+                                "in it (Architect) or to place a colonist there (Colonist)")
+    assert why("card:Mason/I").startswith("Mason/I is no step now: Ann plays a card from hand; a display card is "
+                                          "tapped to buy it")
+    assert why("held:Bob:Prefect") == ("Prefect is in Bob's hand: now Ann plays a card from hand; Bob plays a card "
+                                       "in Bob's own turn")
+    c.post("/api/play", json={"moves": ["play Architect"]})
+    cli = run("play", tmp_path / "g.json", "move land Roma > Messana-Syracusae", code=2).stderr
+    line = why("route:land:Messana-Syracusae")
+    assert line == "'move land Roma > Messana-Syracusae' is not a legal move for Ann: that move needs 6 steps; 2 left"
+    assert line in cli
+    cli = run("play", tmp_path / "g.json", "build Syracusae", code=2).stderr
+    assert why("city:Syracusae") in cli
+    assert c.get("/api/state").json()["moveCount"] == 1
+    # in a Prefect a city stands for its province (the page sends that as alt)
+    new(c, file="p.json")
+    c.post("/api/play", json={"moves": ["play Prefect", "produce Campania", "play Prefect"]})
+    line = why("city:Neapolis", alt="province:Campania")
+    assert line.startswith("'produce Campania' is not a legal move for Bob: the bonus marker of Campania is on its "
+                           "coin side")
+    assert line in run("play", tmp_path / "p.json", "produce Campania", code=2).stderr
+    r = c.get("/api/why", params={"el": "x" * 201})
+    assert (r.status_code, r.json()) == (400, {"error": "el: give the id of the element tapped (at most 200 "
+                                                        "characters)"})
+    assert c.get("/api/why").status_code == 400
+    still_serving(c)
+
+
+@pytest.mark.parametrize("steps, late", [
+    (["play Senator", "buy Smith/I paying food"], ["buy Prefect/I"]),
+    (["play Mercator/3", "buy 1 wine"], ["sell 1 brick", "sell 1 food", "sell 2 food", "sell 1 tool", "sell 1 cloth"]),
+    (["play Architect", "move land Roma > Casinum-Roma", "build Casinum"],
+     ["move sea Roma > Cosa-Roma", "move sea Roma > Neapolis-Roma", "move sea Roma > Olbia-Roma",
+      "move sea Roma > Panormus-Roma"]),
+])
+def test_the_steps_the_engines_order_has_passed_are_offered_as_the_cli_takes_them(tmp_path, steps, late):
+    """The page offers ("late": true) each step of the turn that the engine offered earlier and `concordia
+    play` still takes, placing the turn into the canonical order; playing one records what the CLI records."""
+    import shutil
+    c = client(tmp_path)
+    new(c)
+    s = c.post("/api/play", json={"moves": steps}).json()
+    offered = [m for m in s["moves"] if m.get("late")]
+    assert [m["text"] for m in offered] == late
+    assert all(m["targets"] for m in offered) and not set(late) & {m["text"] for m in s["moves"] if not m.get("late")}
+    for i, m in enumerate(offered):
+        copy = tmp_path / f"cli-{i}.json"
+        shutil.copy(tmp_path / "g.json", copy)
+        run("play", copy, m["text"])                     # the CLI takes it ...
+        page = c.post("/api/open", json={"file": "g.json"}).json()
+        shutil.copy(tmp_path / "g.json", tmp_path / "page.json")
+        c.post("/api/open", json={"file": "page.json"})
+        r = c.post("/api/play", json={"moves": [m["text"]], "expect": page["moveCount"]}).json()
+        assert r["lines"][0].endswith("recorded in the canonical order:")
+        assert json.loads((tmp_path / "page.json").read_text())["moves"] == json.loads(copy.read_text())["moves"]
+        (tmp_path / "page.json").unlink()
+        c.post("/api/open", json={"file": "g.json"})
 
 
 def wait(c, job: dict) -> dict:

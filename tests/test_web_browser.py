@@ -422,3 +422,275 @@ def test_a_tournament_game_stepped_through(browser, board, tmp_path):
     idle(browser)
     browser.find_element(By.XPATH, "//button[text()='Back to the game']").click()
     settled(browser, "turn 1 (round 1): Ann's turn")
+
+
+# ------------------------------------------------------------------ the start page (issue 26)
+
+ITALIA_CITIES = {"Aquileia": "cloth", "Bauzanum": "food", "Verona": "tool", "Comum": "food", "Segusio": "wine",
+                 "Genua": "brick", "Nicaea": "brick", "Mutina": "food", "Ravenna": "cloth", "Cosa": "brick",
+                 "Florentia": "tool", "Aleria": "brick", "Olbia": "wine", "Ancona": "tool", "Hadria": "tool",
+                 "Spoletum": "brick", "Casinum": "tool", "Neapolis": "food", "Brundisium": "cloth", "Luceria": "wine",
+                 "Croton": "food", "Potentia": "brick", "Messana": "food", "Panormus": "wine", "Syracusae": "brick"}
+ITALIA_DISPLAY = ["Prefect", "Colonist", "Mason", "Farmer", "Diplomat", "Smith", "Mercator"]
+
+
+@pytest.fixture
+def start(tmp_path):
+    served = Board(tmp_path, None)
+    yield served
+    served.stop()
+
+
+def open_start(driver, served):
+    driver.get(served.url)
+    wait_for(driver, lambda d: d.find_elements(By.ID, "start-table") and d.find_elements(By.CSS_SELECTOR, "[data-city]"))
+
+
+def choose(driver, css: str, value: str):
+    """Pick an option of a select as a person does (the page listens to its change)."""
+    from selenium.webdriver.support.ui import Select
+    Select(driver.find_element(By.CSS_SELECTOR, css)).select_by_value(value)
+
+
+def enter_layout(driver, cities: dict, display: list):
+    for city, good in cities.items():
+        choose(driver, f'#new-table [data-city="{city}"]', good)
+    for i, card in enumerate(display):
+        choose(driver, f'#new-table [data-slot="{i + 1}"]', card)
+
+
+def form_error(driver) -> dict | None:
+    """The start page's refusal as shown: its field, its text, whether it is in the window, and what is marked."""
+    return driver.execute_script(
+        "const e = document.querySelector('.form-error'); if (!e) return null; const r = e.getBoundingClientRect();"
+        "return {field: e.getAttribute('data-field'), text: e.textContent, form: e.closest('form').id,"
+        " visible: r.top >= 0 && r.bottom <= window.innerHeight && r.height > 0,"
+        " marked: [...document.querySelectorAll('.bad')].map(x => x.getAttribute('data-city') ||"
+        "   (x.getAttribute('data-slot') ? 'slot ' + x.getAttribute('data-slot') : x.getAttribute('name') || x.className))};")
+
+
+def test_an_impossible_layout_is_refused_beside_its_field_as_the_cli_refuses_it(browser, start, tmp_path):
+    """Brick for all 25 cities: the page created that game before (issue 26). Now the refusal of `concordia
+    new --cities`, word for word, stands beside the cities, the A cities marked, in view."""
+    open_start(browser, start)
+    enter_layout(browser, {c: "brick" for c in ITALIA_CITIES}, ITALIA_DISPLAY)
+    browser.find_element(By.ID, "start-table").click()
+    wait_for(browser, lambda d: form_error(d))
+    shown = form_error(browser)
+    cli = run("new", tmp_path / "cli.json", "--map", "italia", "--names", "Ann,Bob,Cy",
+              "--cities", ",".join(f"{c}=brick" for c in ITALIA_CITIES), "--display", ",".join(ITALIA_DISPLAY), code=2)
+    assert cli.stderr.strip() == f"error: --{shown['text']}"
+    assert shown["text"].startswith("cities: the A cities have 7 brick but the A tokens are 2 brick, 2 food")
+    assert (shown["field"], shown["form"], shown["visible"]) == ("cities", "new-table", True)
+    assert shown["marked"] == ["Aquileia", "Bauzanum", "Verona", "Comum", "Segusio", "Genua", "Nicaea"]
+    assert text_of(browser, "#log") == ""                  # the refusal is beside the field, not in the log
+    assert not (tmp_path / "table.json").exists()
+    # a card twice: the two display places are marked
+    enter_layout(browser, ITALIA_CITIES, ITALIA_DISPLAY[:6] + ["Mason"])
+    browser.find_element(By.ID, "start-table").click()
+    wait_for(browser, lambda d: (form_error(d) or {}).get("field") == "display")
+    shown = form_error(browser)
+    assert shown["text"] == "display: Mason/I is listed twice (cards 3 and 7); the display holds 7 different cards"
+    assert shown["marked"] == ["slot 3", "slot 7"] and shown["visible"]
+    # names: as `--names`
+    browser.execute_script("document.querySelector('#new-table').elements.names.value = 'Ann, ann';")
+    enter_layout(browser, {}, ITALIA_DISPLAY)
+    browser.find_element(By.ID, "start-table").click()
+    wait_for(browser, lambda d: (form_error(d) or {}).get("field") == "names")
+    assert form_error(browser)["text"] == "names: 'ann' is used twice; names must be distinct"
+    assert form_error(browser)["marked"] == ["names"]
+    browser.execute_script("document.querySelector('#new-table').elements.names.value = 'Ann, Bob, Cy';")
+    browser.find_element(By.ID, "start-table").click()
+    settled(browser, "turn 1 (round 1): Ann's turn")
+    assert json.loads((tmp_path / "table.json").read_text())["initial"]["cities"] == ITALIA_CITIES
+
+
+def test_a_start_page_error_is_in_view_and_not_left_in_the_new_games_log(browser, start, tmp_path):
+    """Start with an empty form seemed to do nothing (the error was below the fold), and a stale error stayed
+    in the new game's log (issue 26)."""
+    browser.set_window_size(1280, 900)
+    try:
+        open_start(browser, start)
+        browser.find_element(By.ID, "start-table").click()          # nothing chosen
+        wait_for(browser, lambda d: form_error(d))
+        shown = form_error(browser)
+        assert shown["text"].startswith("cities: no good given for 25 of 25 cities: Aquileia (A, Venetia)")
+        assert shown["visible"] and len(shown["marked"]) == 25
+        browser.execute_script("window.scrollTo(0, 0)")
+        enter_layout(browser, ITALIA_CITIES, ITALIA_DISPLAY[:6] + ["Prefect"])
+        browser.find_element(By.ID, "start-table").click()
+        wait_for(browser, lambda d: "listed twice" in (form_error(d) or {}).get("text", ""))
+        assert form_error(browser)["visible"]
+        # the simulated game's own form: an empty file name, beside the file field
+        browser.execute_script("window.scrollTo(0, 0); document.querySelector('#new-sim').elements.file.value = '';")
+        browser.find_element(By.ID, "start-sim").click()
+        wait_for(browser, lambda d: (form_error(d) or {}).get("form") == "new-sim")
+        assert form_error(browser)["field"] == "file" and form_error(browser)["visible"]
+        assert len(browser.find_elements(By.CSS_SELECTOR, ".form-error")) == 1     # the table form's line went
+        choose(browser, '#new-table [data-slot="7"]', "Mercator")
+        browser.find_element(By.ID, "start-table").click()
+        settled(browser, "turn 1 (round 1): Ann's turn")
+        log = text_of(browser, "#log")
+        assert log == "created table.json: Italia, 3 players (Ann, Bob, Cy), real table"
+    finally:
+        browser.set_window_size(1500, 1250)
+
+
+def test_new_game_returns_to_the_start_page_and_the_game_opens_again(browser, board):
+    run("play", board.game, "play Prefect", "produce Campania")
+    open_board(browser, board)
+    settled(browser, "turn 2 (round 1): Bob's turn")
+    browser.find_element(By.ID, "new-game").click()
+    wait_for(browser, lambda d: d.find_elements(By.ID, "start-sim"))
+    assert json.loads(board.game.read_text())["moves"] == ["play Prefect", "produce Campania"]   # on disk as it was
+    left = browser.find_element(By.CSS_SELECTOR, "#open-games .move.left-game")
+    assert left.get_attribute("data-file") == "game.json" and "the game just left" in left.text
+    browser.refresh()                                   # a reload shows the start page, not the game
+    wait_for(browser, lambda d: d.find_elements(By.ID, "start-sim"))
+    browser.find_element(By.CSS_SELECTOR, '#open-games [data-file="game.json"]').click()
+    settled(browser, "turn 2 (round 1): Bob's turn")
+    # and a second game started from there while the first stays
+    browser.find_element(By.ID, "new-game").click()
+    wait_for(browser, lambda d: d.find_elements(By.ID, "start-sim"))
+    browser.execute_script("const f = document.getElementById('new-sim'); f.elements.seed.value = '3';")
+    browser.find_element(By.ID, "start-sim").click()
+    settled(browser, "turn 1 (round 1)")
+    assert text_of(browser, ".where").endswith("game-2.json")
+    assert (board.game.parent / "game-2.json").exists() and len(json.loads(board.game.read_text())["moves"]) == 2
+
+
+def refusal(driver) -> str:
+    return driver.execute_script("const e = document.querySelector('#refusal:not(.empty) span');"
+                                 "return e ? e.textContent : '';") or ""
+
+
+def test_a_refused_tap_says_why_beside_the_board(browser, board):
+    """A city or a display card during card play, the other player's hand, an unreachable route: the
+    page said nothing (issue 26). Now one line above the board, in the words of `concordia play`."""
+    open_board(browser, board)
+    idle(browser)
+    tap(browser, "city:Roma", svg=True)
+    wait_for(browser, lambda d: refusal(d))
+    assert refusal(browser) == ("Roma is no step now: Ann plays a card from hand; a city is tapped to build a house "
+                                "in it (Architect) or to place a colonist there (Colonist)")
+    tap(browser, "card:Mason/I")
+    wait_for(browser, lambda d: refusal(d).startswith("Mason/I is no step now: Ann plays a card from hand"))
+    tap(browser, "held:Bob:Prefect")
+    wait_for(browser, lambda d: refusal(d) == "Prefect is in Bob's hand: now Ann plays a card from hand; Bob plays "
+                                             "a card in Bob's own turn")
+    assert json.loads(board.game.read_text())["moves"] == []
+    tap(browser, "hand:Architect")
+    settled(browser, "architect-move")
+    assert refusal(browser) == ""                       # a move made: the line goes
+    tap(browser, "route:land:Messana-Syracusae", svg=True)
+    wait_for(browser, lambda d: refusal(d))
+    cli = run("play", board.game, "move land Roma > Messana-Syracusae", code=2).stderr
+    assert refusal(browser) == "'move land Roma > Messana-Syracusae' is not a legal move for Ann: that move needs 6 " \
+                               "steps; 2 left"
+    assert refusal(browser) in cli
+    # the line stands above the board, in view
+    assert browser.execute_script("const r = document.getElementById('refusal').getBoundingClientRect();"
+                                  "const b = document.getElementById('board').getBoundingClientRect();"
+                                  "return r.bottom <= b.top + 1 && r.top >= 0;")
+    tap(browser, "route:land:Casinum-Roma", svg=True)   # a legal tap: the line goes
+    settled(browser, "architect-move")
+    assert refusal(browser) == ""
+
+
+def recorded_by_cli(tmp_path: Path, steps: list[str], name: str = "cli.json") -> list[str]:
+    """What `concordia play` records for the same steps typed in the same order, one call each."""
+    game = tmp_path / name
+    run("new", game, "--map", "italia", "--players", 3, "--seed", 7, "--names", "Ann,Bob,Cy")
+    for step in steps:
+        run("play", game, step)
+    return json.loads(game.read_text())["moves"]
+
+
+def test_the_steps_of_a_turn_are_taken_in_any_order_as_the_cli_takes_them(browser, board, tmp_path):
+    """With a Senator, buying the card in place 6 first took the card in place 1 off the offer; with a
+    Mercator, buying wine first made selling cloth impossible (issue 26). Now the page offers what
+    `concordia play` takes, and records the turn in the engine's order as the CLI does."""
+    open_board(browser, board)
+    tap(browser, "hand:Senator")
+    settled(browser, "senator")
+    tap(browser, "card:Smith/I")
+    tap(browser, "good:food")                            # Smith/I's any-good surcharge, paid with food
+    wait_for(browser, lambda d: "buy Smith/I paying food" in text_of(d, "#log"))
+    idle(browser)
+    assert "legal" in classes(browser, "card:Prefect/I")  # place 1 is still offered, after place 6
+    tap(browser, "card:Prefect/I")
+    settled(browser, "Bob's turn")
+    moves = json.loads(board.game.read_text())["moves"]
+    assert moves == ["play Senator", "buy Prefect/I", "buy Smith/I paying food"]
+    assert moves == recorded_by_cli(tmp_path, ["play Senator", "buy Smith/I paying food", "buy Prefect/I"])
+    assert "recorded in the canonical order" in text_of(browser, "#log")
+    # Bob: a Mercator buys wine first, then sells cloth
+    tap(browser, "hand:Mercator/3")
+    settled(browser, "mercator")
+    tap(browser, "good:wine")
+    click_move(browser, "buy 1 wine")
+    wait_for(browser, lambda d: "buy 1 wine" in text_of(d, "#log"))
+    idle(browser)
+    assert browser.find_element(By.CSS_SELECTOR, '[data-move="sell 1 cloth"]').get_attribute("class") == "move late"
+    tap(browser, "good:cloth")
+    wait_for(browser, lambda d: "sell 1 cloth" in text_of(d, "#log"))
+    idle(browser)
+    moves = json.loads(board.game.read_text())["moves"]
+    assert moves[3:6] == ["play Mercator/3", "sell 1 cloth", "buy 1 wine"]
+    assert moves == recorded_by_cli(tmp_path, ["play Senator", "buy Smith/I paying food", "buy Prefect/I",
+                                               "play Mercator/3", "buy 1 wine", "sell 1 cloth"], "cli-2.json")
+
+
+def test_the_end_shows_the_score_sheet_and_a_tribune_is_announced(browser, tmp_path):
+    """The end showed only the ranking and the totals, the score sheet a hover tooltip that a touch screen
+    cannot show; a Tribune's cards back and coins were never announced (issue 26). A 2-player game played
+    by greedy bots, its Tribune and its last turn tapped on the page at a tablet's size."""
+    from concordia_ai.ai.bots import make_bot, play_game
+    texts = play_game([make_bot("greedy", seed=1), make_bot("greedy", seed=2)], "italia", seed=5,
+                      record_texts=True).texts
+    tribune = max(i for i, t in enumerate(texts) if t == "play Tribune")
+    assert texts[-4:] == ["play Mercator/5", "sell 10 brick", "buy 4 tool", "done"] and tribune < len(texts) - 4
+    game = tmp_path / "end.json"
+    run("new", game, "--map", "italia", "--players", 2, "--seed", 5, "--names", "Ann,Bob")
+    run("play", game, *texts[:tribune])
+    served = Board(tmp_path, game)
+    browser.set_window_size(1280, 800)
+    try:
+        open_board(browser, served)
+        idle(browser)
+        before = api_get(served, "/api/state")
+        me = next(p for p in before["players"] if p["decides"])
+        tap(browser, "hand:Tribune")
+        wait_for(browser, lambda d: "Tribune takes back" in text_of(d, "#log"))
+        after = api_get(served, "/api/state")
+        mine = next(p for p in after["players"] if p["name"] == me["name"])
+        back = sum(me["discard"].values()) + 1
+        coins = mine["coins"] - me["coins"]
+        line = next(x.text for x in browser.find_elements(By.CSS_SELECTOR, "#log .line") if "Tribune takes back" in x.text)
+        assert line.startswith(f"announce: {me['name']}'s Tribune takes back {back} cards into hand (")
+        assert line.endswith(f") and {coins} coin{'s' if coins != 1 else ''}")
+        assert browser.find_elements(By.CSS_SELECTOR, "#log .line.announce")
+        run("play", game, *texts[tribune + 1:-4])
+        wait_for(browser, lambda d: "the game file changed" in text_of(d, "#log"))
+        idle(browser)
+        tap(browser, "hand:Mercator/5")
+        settled(browser, "mercator")
+        for move in texts[-3:]:
+            click_move(browser, move)
+            idle(browser)
+        wait_for(browser, lambda d: d.find_elements(By.ID, "score-sheet"))
+        score = json.loads(run("score", game, "--json").stdout)
+        assert score["final"] is True
+        sheet = browser.execute_script(
+            "return [...document.querySelectorAll('#score-sheet tr')].map(r => [...r.children].map(c => c.textContent));")
+        assert sheet[0] == ["#", "player"] + score["columns"]
+        by_name = {p["name"]: p for p in score["players"]}
+        ranking = [by_name[n] for n in score["ranking"]]
+        assert sheet[1:] == [[str(i + 1), p["name"]] + [str(p[c]) for c in score["columns"]] for i, p in enumerate(ranking)]
+        # the move that ended the game brought the sheet into view, as a table (no tooltip needed)
+        assert browser.execute_script("const r = document.getElementById('score-sheet').getBoundingClientRect();"
+                                      "return r.height > 0 && r.top >= 0 && r.bottom <= window.innerHeight;")
+        browser.save_screenshot(str(DOCS / "web-end.png"))
+    finally:
+        browser.set_window_size(1500, 1250)
+        served.stop()

@@ -3,19 +3,16 @@ from __future__ import annotations
 
 import json
 import os
-from collections import Counter
 
 import click
 
-from ..engine import vocabulary, limits
-from .. import core
+from ..engine import layout, vocabulary, limits
 from ..io import safe_read
 from ..engine.content import BOARD_NAMES
 from ..engine.game import Game
 from ..table.game_file import FORMAT as GAME_FORMAT
 from ..table.game_file import GameFile
 from ..engine.position import FORMAT as POSITION_FORMAT
-from ..engine.player_names import name_problem
 from ..engine.position import PositionError
 from ..engine.notation import NotationError, resolve
 from ..engine.words import did_you_mean
@@ -154,54 +151,23 @@ def _parse_cities(values, board: vocabulary.CompiledBoard, goods) -> dict[str, s
         if city in out and out[city] != good:
             raise UserError(f"--cities: {_city_label(board, city)} is given twice ({out[city]} and {good})")
         out[city] = good
-    missing = [c for c in cities if c not in out]
-    if missing:
-        raise UserError(f"--cities: no good given for {len(missing)} of {len(cities)} cities: "
-                        f"{', '.join(_city_label(board, c) for c in missing)}")
-    # the city tokens of each letter are a fixed set: a typo shows as a count that does not match
-    tokens = vocabulary.rules().raw.city_tokens
-    for li, letter in enumerate(vocabulary.LETTERS):
-        of_letter = [c for c, l in zip(board.cities, board.city_letter) if l == li]
-        have = Counter(out[c] for c in of_letter)
-        if not have:
-            continue
-        want = Counter({g: n for g, n in tokens.get(letter, {}).items() if n})
-        if have != want:
-            fmt = lambda c: ", ".join(f"{c[g]} {g}" for g in goods if c[g]) or "none"  # noqa: E731
-            given = ", ".join(f"{c} ({board.provinces[board.city_province[board.cities.index(c)]]})={out[c]}"
-                              for c in of_letter)
-            raise UserError(f"--cities: the {letter} cities have {fmt(have)} but the {letter} tokens are "
-                            f"{fmt(want)}; the {letter} cities were given: {given} (concordia board "
-                            f"{board.name} lists the cities by letter)")
-    return out
+    try:        # every city once, each letter's goods its tokens: the check Game.from_table (and the page) makes
+        return layout.cities(board, out)
+    except layout.LayoutError as e:
+        raise UserError(f"--{e}") from None
 
 
 def _city_label(board: vocabulary.CompiledBoard, city: str) -> str:
-    """'Londinium (B, Britannia)': what a player finds printed on the board."""
-    c = board.cities.index(city)
-    return f"{city} ({vocabulary.LETTERS[board.city_letter[c]]}, {board.provinces[board.city_province[c]]})"
+    return layout.city_label(board, city)
 
 
 def _parse_names(names: str | None, players: int | None) -> tuple[list[str] | None, int]:
     if names is None:
         return None, players or 4
-    lst = [x.strip() for x in names.split(",")]
-    if players is not None and len(lst) != players:
-        raise UserError(f"--names: {len(lst)} names given for {players} players (give one name per player, "
-                        f"comma-separated, in seat order)")
-    if not 2 <= len(lst) <= core.MAX_PLAYERS:
-        raise UserError(f"--names: {len(lst)} names; a game has 2 to {core.MAX_PLAYERS} players")
-    if not all(lst):
-        raise UserError(f"--names: an empty name in {limits.shown(names)}; give names like Ann,Bob,Cid")
-    for name in lst:
-        if name_problem(name):
-            raise UserError(f"--names: {limits.shown(name)} {name_problem(name)}")
-    dup = [n for n, c in Counter(x.lower() for x in lst).items() if c > 1]
-    if dup:
-        raise UserError(f"--names: {dup[0]!r} is used twice; names must be distinct")
-    if any(x.lower() in ("chance", "nobody") for x in lst):
-        raise UserError("--names: 'chance' and 'nobody' are reserved; choose other names")
-    return lst, len(lst)
+    try:        # the check of Game.from_table and of the board's start page (engine/layout.py)
+        return layout.names(names.split(","), players, typed=names)
+    except layout.LayoutError as e:
+        raise UserError(f"--{e}") from None
 
 
 def _board_name(name: str) -> str:

@@ -82,11 +82,8 @@ def new(ctx, game_file, board, players, seed, names, cities, display, wine_varia
             market = [m.label for m in vocabulary.rules().market] + list(opening)
             cards = [opening.get(label, label) for label in
                      (_resolve_item(c, market, "market card", "--display") for c in _split_list([display], "--display"))]
+            # checked as on the board's start page: engine/layout.py, then the strict position check
             game = Game.from_table(board, players, city_goods, cards, name_list, wine_variant, intermediate_scoring)
-            late = [c for c in game.to_json()["display"] if not c.endswith("/I")]
-            if late:
-                raise UserError(f"--display: at the start the display holds deck I cards only; {late[0]} is not "
-                                "from deck I")
             origin = "real table"
         else:
             if seed is None:

@@ -12,7 +12,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from . import limits, vocabulary, notation, position
+from . import layout, limits, vocabulary, notation, position
 from .player_names import name_problem
 from .. import core
 from .vocabulary import GODS
@@ -49,29 +49,21 @@ class Game:
     def from_table(cls, board: str, players: int, cities: dict[str, str], display: list[str],
                    names: list[str] | None = None, wine_variant: bool = False,
                    intermediate_scoring: bool = False) -> "Game":
-        """A real table's layout: every city's good and the seven display cards as seen.
+        """A real table's layout: every city's good and the seven display cards as seen, checked by
+        engine/layout.py (a LayoutError names the field at fault) and then as `position check` checks.
 
         The order of the stack is unknown: each card revealed later is entered as a chance move."""
+        b = _board(board)
+        if not isinstance(players, int) or not 2 <= players <= core.MAX_PLAYERS:
+            raise GameError(f"players: {players!r}; a game has 2 to {core.MAX_PLAYERS} players")
+        if names is not None:
+            names, _ = layout.names(names, players)
+        cities = layout.cities(b, cities)
         g = cls.new(board, players, 0, names, wine_variant, intermediate_scoring)
+        chosen = layout.display(players, display)
         pos = g.to_json()
-        pos["cities"] = dict(cities)
-        missing = [c for c, letter in zip(g.board.cities, g.board.city_letter) if letter >= 0 and c not in cities]
-        if missing:
-            raise GameError(f"cities: no good given for {', '.join(missing)}")
+        pos["cities"] = cities
         pos["provinces"] = _markers(g.board, cities, g.rules.goods)
-        if not isinstance(display, list) or len(display) != 7:
-            raise GameError("display: give the 7 display cards, left to right (e.g. Architect/I)")
-        chosen = []
-        # the opening display holds deck I cards only, so a card's name alone means its deck I card
-        opening = {m.name: m.label for m in g.rules.market if m.deck == 0}
-        for i, name in enumerate(display):
-            try:
-                label = notation.resolve(name, [m.label for m in g.rules.market] + list(opening), "market card")
-                chosen.append(opening.get(label, label))
-            except notation.NotationError as e:
-                raise GameError(f"display[{i}]: {e}") from None
-        if len(set(chosen)) != 7:
-            raise GameError("display: a card is listed twice")
         used = set(vocabulary.NUMERALS[:players])
         unseen: dict[str, list[str]] = {}
         for m in g.rules.market:
@@ -79,16 +71,16 @@ class Game:
                 continue
             if m.label not in chosen:
                 unseen.setdefault(m.numeral, []).append(m.name)
-        for label in chosen:
-            if label.split("/")[1] not in used:
-                raise GameError(f"display: {label} is not in the decks of a {players}-player game")
         pos["display"] = chosen
         pos["unseen"] = unseen
         pos["stack_order"] = None
         pos["chance"] = "external"
-        try:
+        try:      # then the strict check of `concordia position check`
             return cls.from_json(pos, strict=True)
         except position.PositionError as e:
+            field = layout.field_of(e.path)
+            if field:
+                raise layout.LayoutError(field, f"{e.path.replace('$.', '')}: {e.message}") from None
             raise GameError(f"{e.path.replace('$.', '')}: {e.message}") from None
 
     @classmethod

@@ -159,6 +159,11 @@ class GameFile:
         self.redo = []          # a new move: what was undone is no longer ahead of this game
         return steps
 
+    def turn_start(self) -> int:
+        """The index in `moves` of the first step of the turn in play now (`len(moves)` before it has one):
+        the steps from there on are placed again with a new text that does not fit after them (`apply`)."""
+        return self._turn_start()
+
     def _turn_start(self) -> int:
         """The index in `moves` of the first step of the turn in play now."""
         _, steps = step_order.place(self._initial_game(), self.moves, finish=False)

@@ -11,9 +11,10 @@ from ..engine.game import CHANCE, Game
 from . import history
 
 
-def lines(before: Game, steps, verb: str = "played") -> list[str]:
+def lines(before: Game, steps, verb: str = "played", results: bool = False) -> list[str]:
     """The output lines for `steps` (step_order.Step, in the order applied) played from `before`;
-    `verb` starts each line ("redone" for `redo`)."""
+    `verb` starts each line ("redone" for `redo`). With `results` (the board's log), what a step gave that
+    the table cannot see in the move's text (a Tribune's cards back and coins) follows it."""
     g = before.clone()
     out = []
     for step in steps:
@@ -24,8 +25,28 @@ def lines(before: Game, steps, verb: str = "played") -> list[str]:
             out.append(f"revealed: {step.text.removeprefix('reveal ')} ({step.note}), {who}")
         else:
             out.append(f"{verb}: {step.text} ({who})")
+        if results:
+            out += [line for line in (tribune_result(old, g, step.text),) if line]
         out += announcements(old, g)
     return out
+
+
+def tribune_result(old: dict, g: Game, text: str) -> str | None:
+    """'announce: Ann's Tribune takes back 3 cards into hand (Architect, Prefect, Tribune) and 1 coin' after
+    `play Tribune` (or a Diplomat's `copy Tribune`) from position `old`, else None."""
+    verb, _, card = text.partition(" ")
+    if verb not in ("play", "copy") or card.split("/")[0] != "Tribune":
+        return None
+    name = old["turn"]["player"]
+    before = next(p for p in old["players"] if p["name"] == name)
+    after = next(p for p in g.to_json()["players"] if p["name"] == name)
+    held = dict(before["hand"])
+    if verb == "play":                    # the Tribune left the hand and came back with the discard pile
+        held[card] = held.get(card, 0) - 1
+    back = [label for label, n in after["hand"].items() for _ in range(max(0, n - held.get(label, 0)))]
+    coins = after["coins"] - before["coins"]
+    return (f"announce: {name}'s Tribune takes back {len(back)} card{'s' if len(back) != 1 else ''} into hand "
+            f"({', '.join(back) or 'none'}) and {coins} coin{'s' if coins != 1 else ''}")
 
 
 def _who(g: Game) -> str:

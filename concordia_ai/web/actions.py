@@ -10,7 +10,7 @@ from __future__ import annotations
 import os
 import threading
 
-from ..engine import limits, vocabulary
+from ..engine import layout, limits, vocabulary
 from ..engine.content import BOARD_NAMES
 from ..engine.game import CHANCE, Game
 from ..table import history, played
@@ -19,13 +19,14 @@ from ..table.board_info import board_info
 from ..table.game_file import FORMAT as GAME_FORMAT
 from ..table.game_file import GameFile, locked
 from ..io import safe_read
-from . import jobs, replays
+from . import any_order, jobs, replays, why
 from .gamestate import page_state
 from .security import Guard, WebError
 
 HINT_SECONDS = 3.0         # as `concordia hint`
 REVIEW_SECONDS = 1.0       # per turn, as `concordia review`
 MAX_MOVES_PER_REQUEST = 200
+MAX_ELEMENT_CHARS = 200    # an element id of the page (a tap asked about)
 MAX_LISTED = 500           # names of the served folder looked at for game files (each is opened to check)
 
 
@@ -88,13 +89,22 @@ class Board:
         self.path = path
         return self.state()
 
+    def close(self, body: dict) -> dict:
+        """Leave the open game for the start page (the page's "New game"): the file stays on disk as it
+        is, listed on the start page ("left") to open again; a reload shows the start page too."""
+        left = None if self.path is None else self.guard.relative(self.path)
+        self.path = None
+        with self._lock:
+            self._cache = None
+        return dict(self.state(), left=left)
+
     # ---------------------------------------------------------------- the page's state
     def state(self, gf: GameFile | None = None, lines: list[str] | None = None) -> dict:
         if self.path is None:
             return {"file": None, **self.files()}
         gf = gf or self.load()
         out = page_state(gf.game, file=self.guard.relative(self.path), moves=len(gf.moves), redo=len(gf.redo),
-                         version=self.stamp(self.path))
+                         version=self.stamp(self.path), late=any_order.late_steps(gf))
         if lines:
             out["lines"] = lines
         return out
@@ -106,6 +116,21 @@ class Board:
         game = gf.replay(gf.moves[:at])
         return page_state(game, file=self.guard.relative(self.path), moves=at,
                           view={"kind": "position", "at": at, "of": len(gf.moves)})
+
+    def why(self, query: dict) -> dict:
+        """Why a tap on the element `el` makes no legal move now (`alt`: what it stands for too, a city's
+        province; `selected`: the elements tapped before it, comma-separated), in the words the CLI uses
+        for that step (web/why.py)."""
+        el, alt, selected = query.get("el"), query.get("alt") or None, query.get("selected", "")
+        for field, value in (("el", el), ("alt", alt or "-")):
+            if not isinstance(value, str) or not value or len(value) > MAX_ELEMENT_CHARS:
+                raise WebError(400, f"{field}: give the id of the element tapped (at most {MAX_ELEMENT_CHARS} "
+                                    f"characters)")
+        if len(selected) > 10 * MAX_ELEMENT_CHARS:
+            raise WebError(400, "selected: too many elements")
+        gf = self.load()
+        return {"el": el, "moveCount": len(gf.moves),
+                "reason": why.tap_reason(gf.game, el, [x for x in selected.split(",") if x], alt)}
 
     # ---------------------------------------------------------------- starting a game
     def board_info(self, query: dict) -> dict:
@@ -121,29 +146,45 @@ class Board:
 
     def new(self, body: dict) -> dict:
         """Start a game file in the served folder: a simulation from a seed, or a real table's layout
-        (Game.new / Game.from_table, as `concordia new`); an existing file is never replaced."""
+        (Game.new / Game.from_table, as `concordia new`); an existing file is never replaced.
+
+        A refusal names the form field at fault ("field": file, map, names, players, seed, cities or
+        display; "items": the cities or display places), with the words of `concordia new`: the names and
+        the layout go through the same checks (engine/layout.py, then the strict position check)."""
         name = body.get("file")
-        if not isinstance(name, str) or not name.endswith(".json"):
-            raise WebError(400, "file: give a new file name ending in .json, e.g. game.json")
-        path = self.guard.confine(name, "file")
+        if not isinstance(name, str) or not name.strip().endswith(".json"):
+            raise WebError(400, "file: give a new file name ending in .json, e.g. game.json", "file")
+        name = name.strip()
+        try:
+            path = self.guard.confine(name, "file")
+        except WebError as e:
+            raise WebError(e.status, e.message, "file") from None
         if os.path.lexists(path):
-            raise WebError(409, f"file: {name} already exists; choose another name (nothing was replaced)")
+            raise WebError(409, f"file: {name} already exists; choose another name (nothing was replaced)", "file")
         if not os.path.isdir(os.path.dirname(path)):
-            raise WebError(400, f"file: the folder of {name} does not exist")
-        board = str(body.get("map", "imperium")).strip().lower()
-        names = body.get("names") or None
+            raise WebError(400, f"file: the folder of {name} does not exist", "file")
+        board = body.get("map", "imperium")
+        if not isinstance(board, str) or board.strip().lower() not in BOARD_NAMES:
+            raise WebError(400, f"map: unknown map {limits.shown(board)}; valid: {', '.join(BOARD_NAMES)}", "map")
+        board = board.strip().lower()
+        names = body.get("names")
         if names is not None and (not isinstance(names, list) or not all(isinstance(n, str) for n in names)):
-            raise WebError(400, "names: give a list of player names, first player first")
-        players = body.get("players", len(names) if names else 4)
-        players = bounded_int(players, "players", 2, 5)
+            raise WebError(400, "names: give a list of player names, first player first", "names")
+        players = None
+        if body.get("players") is not None or names is None:
+            try:
+                players = bounded_int(body.get("players", 4), "players", 2, 5)
+            except WebError as e:
+                raise WebError(e.status, e.message, "players") from None
+        if names is not None:       # as `concordia new --names`: one per player, distinct, printable, not reserved
+            names, players = layout.names(names, players)
         options = {"wine_variant": body.get("wine_variant") is True,
                    "intermediate_scoring": body.get("intermediate_scoring") is True}
         table = body.get("table")
         if table is not None:
-            if not isinstance(table, dict) or not isinstance(table.get("cities"), dict) \
-                    or not isinstance(table.get("display"), list):
-                raise WebError(400, "table: give {\"cities\": {city: good}, \"display\": [7 cards]}")
-            game = Game.from_table(board, players, table["cities"], table["display"], names, **options)
+            if not isinstance(table, dict):
+                raise WebError(400, "table: give {\"cities\": {city: good}, \"display\": [7 cards]}", "cities")
+            game = Game.from_table(board, players, table.get("cities"), table.get("display"), names, **options)
             origin = "real table"
         else:
             seed = body.get("seed")
@@ -153,7 +194,7 @@ class Board:
             try:
                 seed = limits.SEED.check(seed, "seed", strings=False)
             except limits.LimitError as e:
-                raise WebError(400, str(e)) from None
+                raise WebError(400, str(e), "seed") from None
             game = Game.new(board, players, seed, names, **options)
             origin = f"simulation, seed {seed}"
         gf = GameFile.create(path, game)
@@ -187,9 +228,12 @@ class Board:
             before = gf.game.clone()
             applied = gf.apply([m.strip() for m in moves])
             gf.save()
-        if gf.replaced:
+        lines = []
+        if gf.replaced:     # as `concordia play` says it: the turn recorded again in the engine's order
             before = gf.replay(gf.moves[:len(gf.moves) - len(applied)])
-        return self.state(lines=played.lines(before, applied))
+            lines.append(f"this turn's {gf.replaced} earlier step{'s' if gf.replaced > 1 else ''} and the new ones, "
+                         f"recorded in the canonical order:")
+        return self.state(lines=lines + played.lines(before, applied, results=True))
 
     def undo(self, body: dict) -> dict:
         """The last move, or with "turn": true the whole turn (as `concordia undo --turn`)."""
@@ -216,7 +260,7 @@ class Board:
             before = gf.game.clone()
             steps = gf.redo_last()
             gf.save()
-        return self.state(lines=played.lines(before, steps, verb="redone"))
+        return self.state(lines=played.lines(before, steps, verb="redone", results=True))
 
     def _path(self) -> str:
         if self.path is None:

@@ -21,6 +21,7 @@ from starlette.routing import Route
 
 from ..engine import limits
 from ..engine.errors import ConcordiaError
+from ..engine.layout import LayoutError
 from ..table.game_file import GameFileError
 from . import actions
 from .security import TOKEN_HEADER, Guard, WebError, new_token, read_json_body, too_big
@@ -35,8 +36,15 @@ SECURITY_HEADERS = {
 }
 
 
-def error(status: int, message: str) -> JSONResponse:
-    return JSONResponse({"error": one_line(message)}, status_code=status, headers=SECURITY_HEADERS)
+def error(status: int, message: str, field: str | None = None, items=None) -> JSONResponse:
+    """{"error": one line}, with "field" (and "items": the cities or display places) when the refusal
+    names a field of the start page's forms."""
+    body = {"error": one_line(message)}
+    if field:
+        body["field"] = field
+        if items:
+            body["items"] = list(items)
+    return JSONResponse(body, status_code=status, headers=SECURITY_HEADERS)
 
 
 async def read_body(request: Request) -> dict:
@@ -68,7 +76,9 @@ def api(handler):
             result = await run_in_threadpool(handler, request, body)
             return JSONResponse(result, headers=SECURITY_HEADERS)
         except WebError as e:
-            return error(e.status, e.message)
+            return error(e.status, e.message, e.field)
+        except LayoutError as e:        # the same refusal as `concordia new` (engine/layout.py)
+            return error(400, str(e), e.field, e.items)
         except USER_ERRORS as e:
             return error(400, str(e))
         except Exception as e:   # a bug: one line to the page, the details to the server's terminal
@@ -139,10 +149,12 @@ def create_app(folder: str, game_file: str | None = None, host: str = "127.0.0.1
         Route("/api/files", get(lambda q: board.files())),
         Route("/api/boardinfo", get(board.board_info)),
         Route("/api/view", get(board.view)),
+        Route("/api/why", get(board.why)),
         Route("/api/replay", get(board.replay)),
         Route("/api/job", get(board.job)),
         Route("/api/open", post(lambda b: board.open(b.get("file"))), methods=["POST"]),
         Route("/api/new", post(board.new), methods=["POST"]),
+        Route("/api/close", post(board.close), methods=["POST"]),
         Route("/api/play", post(board.play), methods=["POST"]),
         Route("/api/undo", post(board.undo), methods=["POST"]),
         Route("/api/redo", post(board.redo), methods=["POST"]),

@@ -22,15 +22,17 @@ WIN_LABEL = "estimate of the position, no search (final-result model)"
 
 
 def page_state(game: Game, *, file: str | None = None, moves: int | None = None, redo: int = 0,
-               version: str | None = None, view: dict | None = None, playable: bool = True) -> dict:
+               version: str | None = None, view: dict | None = None, playable: bool = True,
+               late: list | None = None) -> dict:
     """Everything the page shows for `game`. `view` marks a read-only position (a review point or a
-    replay): no moves are offered then."""
+    replay): no moves are offered then. `late`: the steps of this turn the engine's order has passed that
+    `play` still takes (web/any_order.py, (text, position offered in)), offered with "late": true."""
     pos = game.to_json()
     scores = game.scores()
     wins = win_shares(game)
     turn = pos["turn"]
     decider = game.decider
-    legal = move_list(game, pos) if playable and view is None else []
+    legal = move_list(game, pos, late) if playable and view is None else []
     players = []
     for seat, p in enumerate(pos["players"]):
         home = Counter(kind for kind in ("land", "sea") for place in p["colonists"][kind] if place == "storehouse")
@@ -68,14 +70,22 @@ def page_state(game: Game, *, file: str | None = None, moves: int | None = None,
     }
 
 
-def move_list(game: Game, pos: dict) -> list[dict]:
-    """The legal moves now: notation, the elements that make each, and what it costs."""
+def move_list(game: Game, pos: dict, late: list | None = None) -> list[dict]:
+    """The legal moves now: notation, the elements that make each, and what it costs; then the steps of
+    this turn that `play` places into the engine's order with those recorded ("late": true, their cost as
+    offered)."""
     hand = pos["players"][game.decider]["hand"] if game.decider is not None and game.decider >= 0 else None
     out = []
     for m in game.legal_moves():
         text = game.text(m)
         row = {"text": text, "targets": targets.targets(game, text, hand)}
         cost = costs.cost_text(costs.move_cost(game, pos, m))
+        if cost:
+            row["cost"] = cost
+        out.append(row)
+    for text, where in late or []:
+        row = {"text": text, "targets": targets.targets(game, text, hand), "late": True}
+        cost = costs.cost_text(costs.move_cost(where, where.to_json(), where.parse(text)))
         if cost:
             row["cost"] = cost
         out.append(row)

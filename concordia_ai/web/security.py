@@ -29,10 +29,11 @@ WILDCARD = ("0.0.0.0", "::")
 class WebError(Exception):
     """A refused request: the HTTP status and one line for the person at the board."""
 
-    def __init__(self, status: int, message: str):
+    def __init__(self, status: int, message: str, field: str | None = None):
         super().__init__(message)
         self.status = status
         self.message = message
+        self.field = field          # the form field at fault (the start page shows the line beside it)
 
 
 def is_loopback(host: str) -> bool:

@@ -15,6 +15,7 @@ const S = {
   replay: null,       // {file, games, game, at, of}
   busy: false,
   log: [],
+  refusal: null,      // why the last tap made no move (the server's line, web/why.py), shown above the board
 };
 
 // ------------------------------------------------------------------ helpers
@@ -53,6 +54,8 @@ async function api(path, body) {
   if (!r.ok) {
     const err = new Error(data.error || `error ${r.status}`);
     err.status = r.status;
+    err.field = data.field || null;     // the form field a refusal of /api/new names, and its cities or places
+    err.items = data.items || [];
     throw err;
   }
   return data;
@@ -94,17 +97,27 @@ async function load() {
 }
 
 function show(s) {
+  const ended = !s.view && s.over && S.live && !S.live.over;    // the move just recorded ended the game
   S.state = s;
   if (!s.view) S.live = s;
   S.selected = [];
+  S.refusal = null;
   if (s.lines) say(s.lines);
   draw();
+  if (ended) document.getElementById("score-sheet").scrollIntoView({block: "start"});
 }
 
 async function poll() {
   if (S.busy || !S.live) return;
   try {
     const v = await api("/api/version");
+    if (S.live && v.file !== S.live.file) {     // another tab left this game (New game) or opened another
+      const left = S.live.file;
+      S.live = null; S.state = null; S.hint = null; S.review = null; S.replay = null; S.selected = [];
+      await load();
+      say(`${left} was left in another tab of this board; it is still on disk`);
+      return;
+    }
     if (v.version && S.live && v.version !== S.live.version) {
       const s = await api("/api/state");
       const viewing = S.state && S.state.view;
@@ -121,8 +134,9 @@ function draw() {
   app.replaceChildren(...[
     header(s),
     h("main", {class: "layout"},
-      h("section", {class: "board-wrap"}, viewBanner(s), h("div", {id: "board", class: "board-box"})),
+      h("section", {class: "board-wrap"}, viewBanner(s), refusalLine(), h("div", {id: "board", class: "board-box"})),
       h("aside", {class: "side"}, decisionPanel(s), hintPanel(), h("div", {id: "log", class: "log"}))),
+    scoreSheet(s),
     marketPanel(s),
     playersPanel(s),
     reviewPanel(),
@@ -154,7 +168,9 @@ function header(s) {
       h("button", {id: "review", onclick: () => background(startReview), disabled: !S.live}, "Review"),
       budgetSelect("review-budget", "search per turn",
                    [["it:1000", "1,000 it/turn"], ["s:1", "1 s/turn"], ["s:3", "3 s/turn"]]),
-      h("button", {id: "games", onclick: () => act(openGames)}, "Games…")));
+      h("button", {id: "games", onclick: () => act(openGames)}, "Games…"),
+      h("button", {id: "new-game", title: "back to the start page: start another game or open one (this game's file stays as it is)",
+                   onclick: () => act(newGame)}, "New game")));
 }
 
 function viewBanner(s) {
@@ -175,6 +191,13 @@ function viewBanner(s) {
     h("button", {id: "back", onclick: backToGame}, "Back to the game"));
 }
 
+// "New game": the server leaves the open game (its file stays on disk, listed on the start page to open again)
+async function newGame() {
+  const f = await api("/api/close", {});
+  S.live = null; S.state = null; S.hint = null; S.review = null; S.replay = null; S.selected = [];
+  drawStart(f);
+}
+
 function backToGame() {
   if (S.live) { S.state = S.live; S.selected = []; draw(); } else act(load);
 }
@@ -185,7 +208,9 @@ function decisionPanel(s) {
   if (s.over) {        // the final ranking (the players' win bars are left out then)
     const bySeat = Object.fromEntries(s.players.map(p => [p.name, p]));
     box.append(h("h2", {}, "Game over"),
-      h("ol", {class: "final"}, s.ranking.map(name => h("li", {}, h("b", {}, name), ` ${bySeat[name].vp} VP`))));
+      h("ol", {class: "final"}, s.ranking.map(name => h("li", {}, h("b", {}, name), ` ${bySeat[name].vp} VP`))),
+      h("button", {class: "small", id: "to-sheet", onclick: () =>
+        document.getElementById("score-sheet").scrollIntoView({behavior: "smooth"})}, "the score sheet ↓"));
     return box;
   }
   if (s.view) {
@@ -210,7 +235,9 @@ function decisionPanel(s) {
   const list = h("div", {class: "moves", id: "moves"});
   const shown = s.decider === "chance" ? [] : S.selected.length ? cands : s.moves;
   for (const m of shown.slice(0, 400)) {
-    const b = h("button", {class: "move" + (m.targets.length ? "" : " plain"), "data-move": m.text,
+    const b = h("button", {class: "move" + (m.targets.length ? "" : " plain") + (m.late ? " late" : ""), "data-move": m.text,
+                           title: m.late ? "taken in any order, as concordia play takes it: recorded with this turn's " +
+                                           "earlier steps in the engine's order" : null,
                            onclick: () => act(() => play([m.text]))},
       h("span", {}, m.text), m.cost ? h("small", {}, m.cost) : null);
     b.addEventListener("mouseenter", () => light(m.targets, "hover"));
@@ -220,6 +247,22 @@ function decisionPanel(s) {
   if (shown.length > 400) list.append(h("p", {class: "help"}, `… and ${shown.length - 400} more: tap the board to narrow them`));
   box.append(list);
   return box;
+}
+
+// The final score sheet, as `concordia score` prints it: VP per god, the Concordia card, the special
+// squares and the total, players in the final ranking's order (a table on the page: touch screens show no
+// hover tooltip)
+function scoreSheet(s) {
+  if (!s.over || !s.ranking) return null;
+  const bySeat = Object.fromEntries(s.players.map(p => [p.name, p]));
+  const cols = Object.keys(s.players[0].score);
+  return h("section", {class: "panel score-sheet", id: "score-sheet"},
+    h("h3", {}, "Final score sheet"),
+    h("table", {class: "turns sheet"},
+      h("tr", {}, h("th", {}, "#"), h("th", {}, "player"), cols.map(c => h("th", {class: c === "total" ? "total" : null}, c))),
+      s.ranking.map((name, i) => h("tr", {"data-player": name}, h("td", {}, i + 1), h("td", {}, h("b", {}, name)),
+        cols.map(c => h("td", {class: c === "total" ? "total" : null}, bySeat[name].score[c]))))),
+    h("p", {class: "help"}, "ties: the Praefectus Magnus order, as concordia score ranks them"));
 }
 
 function tapHelp(s) {
@@ -262,21 +305,49 @@ function inOrder(targets, chosen) {
 
 function onTap(ev) {
   const s = S.state;
-  if (!s || s.view || s.over || S.busy) return;
+  if (!s || s.view || S.busy) return;
   let el = ev.target.closest("[data-el]");
-  while (el) {
-    const id = el.getAttribute("data-el");
-    if (tryTap(id)) return;
-    const alt = el.getAttribute("data-alt");
-    if (alt && tryTap(alt)) return;
-    el = el.parentElement ? el.parentElement.closest("[data-el]") : null;
+  const tapped = el ? [el.getAttribute("data-el"), el.getAttribute("data-alt")] : null;
+  if (!s.over) {
+    while (el) {
+      const id = el.getAttribute("data-el");
+      if (tryTap(id)) return;
+      const alt = el.getAttribute("data-alt");
+      if (alt && tryTap(alt)) return;
+      el = el.parentElement ? el.parentElement.closest("[data-el]") : null;
+    }
   }
+  if (tapped) background(() => explainTap(tapped[0], tapped[1]));
+}
+
+// A tap that makes no move: the server says why, in the words of `concordia play` (GET /api/why)
+async function explainTap(id, alt) {
+  const q = `/api/why?el=${encodeURIComponent(id)}` + (alt ? `&alt=${encodeURIComponent(alt)}` : "") +
+            `&selected=${encodeURIComponent(S.selected.join(","))}`;
+  const shownAt = S.live ? S.live.moveCount : null;
+  const r = await api(q);
+  if (!S.live || r.moveCount !== shownAt) return;     // the game moved on meanwhile: the line would be stale
+  S.refusal = r.reason;
+  const box = document.getElementById("refusal");
+  if (!box) return;
+  const line = refusalLine();
+  box.replaceWith(line);
+  const rect = line.getBoundingClientRect();         // above the board; floating at the window's foot when the
+  if (rect.top < 0 || rect.bottom > window.innerHeight) line.classList.add("floating");   // board is out of view
+}
+
+function refusalLine() {
+  if (!S.refusal) return h("div", {id: "refusal", class: "refusal empty", role: "status"});
+  return h("div", {id: "refusal", class: "refusal", role: "status"}, h("span", {}, S.refusal),
+    h("button", {class: "small", title: "hide this line", onclick: () => { S.refusal = null;
+      document.getElementById("refusal").replaceWith(refusalLine()); }}, "×"));
 }
 
 function tryTap(id) {
   const s = S.state;
   const uses = s.moves.filter(m => m.targets.includes(id));
   if (!uses.length) return false;
+  S.refusal = null;
   if (S.selected.includes(id)) { S.selected = S.selected.filter(x => x !== id); draw(); return true; }
   S.selected.push(id);
   let cands = candidates();
@@ -379,7 +450,7 @@ function playersPanel(s) {
   return h("section", {class: "players panel-tap"}, source, s.players.map(p => {
     const hand = Object.entries(p.hand).map(([label, n]) =>
       h("span", {class: `hand-card el god-edge-${(s.gods[label] || "").toLowerCase()}`,
-                 "data-el": s.decider === p.name ? `hand:${label}` : null, title: s.gods[label] || null},
+                 "data-el": s.decider === p.name ? `hand:${label}` : `held:${p.name}:${label}`, title: s.gods[label] || null},
         label, n > 1 ? h("b", {}, ` ×${n}`) : null));
     const goods = GOODS.map(g => h("span", {class: "good el" + (p.goods[g] ? "" : " none"),
                                             "data-el": s.decider === p.name ? `good:${g}` : null},
@@ -705,30 +776,37 @@ async function replayAt(game, at) {
 function drawStart(files) {
   const app = document.getElementById("app");
   const maps = files.maps;
-  const sim = h("form", {class: "panel start-card", id: "new-sim"},
+  const sim = h("form", {class: "panel start-card", id: "new-sim", novalidate: true},
     h("h2", {}, "A simulated game"),
     h("p", {class: "help"}, "The engine deals the cities and the stack from a seed and turns up the cards."),
-    field("file", "file name", h("input", {name: "file", value: freeName(files.games), required: true})),
+    field("file", "file name", h("input", {name: "file", value: freeName(files.games)})),
     field("map", "board", h("select", {name: "map"}, maps.map(m => h("option", {value: m, selected: m === "italia"}, m)))),
     field("names", "players (first player first)", h("input", {name: "names", value: "Ann, Bob, Cy"})),
     field("seed", "seed (empty: random)", h("input", {name: "seed", type: "number", min: 0})),
     h("button", {type: "submit", id: "start-sim"}, "Start"));
-  sim.addEventListener("submit", ev => { ev.preventDefault(); act(() => startGame(sim, null)); });
+  sim.addEventListener("submit", ev => { ev.preventDefault(); act(() => startGame(sim, () => null)); });
 
-  const table = h("form", {class: "panel start-card", id: "new-table"},
+  const table = h("form", {class: "panel start-card", id: "new-table", novalidate: true},
     h("h2", {}, "A real table"),
     h("p", {class: "help"}, "Enter the layout you see: every city's good and the seven display cards. Cards turned up later are tapped in as they come."),
-    field("file", "file name", h("input", {name: "file", value: freeName(files.games, "table"), required: true})),
+    field("file", "file name", h("input", {name: "file", value: freeName(files.games, "table")})),
     field("map", "board", h("select", {name: "map", id: "table-map"}, maps.map(m => h("option", {value: m, selected: m === "italia"}, m)))),
     field("names", "players (first player first)", h("input", {name: "names", value: "Ann, Bob, Cy"})),
     h("div", {id: "layout-fields"}),
     h("button", {type: "submit", id: "start-table"}, "Start"));
-  table.addEventListener("submit", ev => { ev.preventDefault(); act(() => startGame(table, layoutOf(table))); });
+  table.addEventListener("submit", ev => { ev.preventDefault(); act(() => startGame(table, () => layoutOf(table))); });
+  for (const form of [sim, table]) {      // a field changed: its mark of a refusal goes
+    form.addEventListener("change", ev => { ev.target.classList.remove("bad"); });
+    form.addEventListener("input", ev => { ev.target.classList.remove("bad"); });
+  }
   table.querySelector("#table-map").addEventListener("change", e => background(() => layoutFields(e.target.value)));
 
-  const open = h("section", {class: "panel start-card"}, h("h2", {}, "Open"),
+  const games = files.left ? [files.left].concat(files.games.filter(g => g !== files.left)) : files.games;
+  const open = h("section", {class: "panel start-card", id: "open-games"}, h("h2", {}, "Open"),
     h("h4", {}, "Game files here"),
-    files.games.length ? files.games.map(g => h("button", {class: "move", onclick: () => act(async () => show(await api("/api/open", {file: g})))}, g))
+    games.length ? games.map(g => h("button", {class: "move" + (g === files.left ? " left-game" : ""), "data-file": g,
+                                               onclick: () => act(() => openFromStart(g))},
+        h("span", {}, g), g === files.left ? h("small", {}, "the game just left") : null))
       : h("p", {class: "help"}, "none yet"),
     h("h4", {}, "Tournament logs"),
     files.logs.length ? files.logs.map(l => h("button", {class: "move", onclick: () => act(async () => {
@@ -776,12 +854,53 @@ function layoutOf(form) {
   return {cities, display};
 }
 
-async function startGame(form, table) {
-  const names = form.elements.names.value.split(",").map(x => x.trim()).filter(Boolean);
-  const body = {file: form.elements.file.value.trim(), map: form.elements.map.value, names, players: names.length};
+async function startGame(form, tableOf) {
+  clearFormError();
+  const table = tableOf();
+  const names = form.elements.names.value.split(",").map(x => x.trim());
+  const body = {file: form.elements.file.value.trim(), map: form.elements.map.value,
+                names: names.length === 1 && !names[0] ? [] : names};
   if (table) body.table = table;
   else if (form.elements.seed.value !== "") body.seed = +form.elements.seed.value;
-  show(await api("/api/new", body));
+  let s;
+  try { s = await api("/api/new", body); } catch (e) { formError(form, e); return; }
+  S.log = [];        // a new game's log starts with it: no refusal of the start page stays in it
+  show(s);
+}
+
+async function openFromStart(file) {
+  const s = await api("/api/open", {file});
+  S.log = [];
+  show(s);
+}
+
+// A refusal of the start page: the server's line (the words of `concordia new`) beside the field it names,
+// the field and its cities or display places marked, scrolled into view; at the top of the form when it
+// names no field. Never in the log.
+function formError(form, err) {
+  clearFormError();
+  const field = err.field === "players" ? "names" : err.field;
+  const line = h("div", {class: "form-error", role: "alert", "data-field": field || ""}, err.message);
+  let marks = [];
+  if (field === "cities" || field === "display") {
+    const box = form.querySelector(field === "cities" ? ".city-grid" : ".display-pick");
+    marks = err.items.map(x => form.querySelector(field === "cities" ? `[data-city="${CSS.escape(String(x))}"]`
+                                                                     : `[data-slot="${+x + 1}"]`)).filter(Boolean);
+    if (box) { box.before(line); if (!marks.length) marks = [box]; } else form.querySelector("h2").after(line);
+  } else if (field && form.elements[field] && form.elements[field].closest(".field")) {
+    form.elements[field].closest(".field").append(line);
+    marks = [form.elements[field]];
+  } else {
+    form.querySelector("h2").after(line);      // the top of the form
+  }
+  marks.forEach(m => m.classList.add("bad"));
+  if (marks[0] && marks[0].focus) marks[0].focus({preventScroll: true});
+  line.scrollIntoView({block: "center"});
+}
+
+function clearFormError() {      // the start page shows one refusal: the last Start's
+  document.querySelectorAll("main.start .form-error").forEach(e => e.remove());
+  document.querySelectorAll("main.start .bad").forEach(e => e.classList.remove("bad"));
 }
 
 // ------------------------------------------------------------------ the log
