@@ -1,6 +1,6 @@
 # The final choice over whole turns: sequential halving (_focus) by the win share a player is shown (_shown_share).
 from libc.stdlib cimport malloc, free
-from libc.math cimport exp, isfinite
+from libc.math cimport exp, isfinite, log
 from libc.stdint cimport int64_t
 import math as pymath
 
@@ -136,48 +136,64 @@ cdef tuple _focus(CoreState root, const SearchConfig* cfg, Tree* t, int64_t budg
 
 
 cdef tuple _outcome_tuple(outcome):
+    """(k, d, sigma, w) checked; a 3-tuple has w = 0."""
     if outcome is None:
         return None
-    kk, dd, sigma = (float(x) for x in outcome)
-    if not (isfinite(kk) and isfinite(dd) and isfinite(sigma) and kk > 0 and sigma > 0):
-        raise ValueError(f"outcome: {outcome!r} is not (k > 0, d, sigma > 0), all finite")
-    return (kk, dd, sigma)
+    vals = [float(x) for x in outcome]
+    if len(vals) == 3:
+        vals.append(0.0)
+    if len(vals) != 4:
+        raise ValueError(f"outcome: {outcome!r} is not (k > 0, d, sigma > 0[, w]), all finite")
+    kk, dd, sigma, ww = vals
+    if not (isfinite(kk) and isfinite(dd) and isfinite(sigma) and isfinite(ww) and kk > 0 and sigma > 0):
+        raise ValueError(f"outcome: {outcome!r} is not (k > 0, d, sigma > 0[, w]), all finite")
+    return (kk, dd, sigma, ww)
 
 
-def shown_share(seat_vp, int decider, outcome):
-    """_shown_share for given mean seat VPs (a test holds it equal to concordia_ai.ai.outcome)."""
+def shown_share(seat_vp, int decider, outcome, seat_win=None):
+    """_shown_share for given mean seat VPs and win values (a test holds it equal to concordia_ai.ai.outcome)."""
     cdef Node nd
     cdef int i, n = len(seat_vp)
-    if not 2 <= n <= MAX_P or not 0 <= decider < n:
+    if not 2 <= n <= MAX_P or not 0 <= decider < n or (seat_win is not None and len(seat_win) != n):
         raise ValueError("shown_share: 2-5 seats and a deciding seat among them")
     memset(&nd, 0, sizeof(Node))
     nd.visits = 1
     for i in range(n):
         nd.seat_vp[i] = seat_vp[i]
+        nd.seat_win[i] = 1.0 / n if seat_win is None else seat_win[i]
     return _shown_share(&nd, n, decider, _outcome_tuple(outcome))
 
 
+# the win values' floor in the model's log term (a seat the evaluation gives no chance still has a location)
+cdef double WIN_FLOOR = 0.001
+
+
 cdef double _shown_share(const Node* nd, int n, int decider, tuple outcome):
-    """The deciding seat's win share through node nd under the final-result model (k, d, sigma): over the
-    iterations that reached the game's end, its exact win rate; over the others, softmax over the seats of
-    m_i / sigma with m_i = k (mu_i - mean mu) - d [i = decider], mu_i the seat's mean estimated final VP
-    over them (the same formula as concordia_ai/ai/outcome.py, which a test compares). The mean reward
-    without a model."""
+    """The deciding seat's win share through node nd under the final-result model (k, d, sigma, w): over
+    the iterations that reached the game's end, its exact win rate; over the others, softmax over the seats
+    of m_i / sigma with m_i = k (mu_i - mean mu) + w (L_i - mean L) - d [i = decider], mu_i the seat's mean
+    estimated final VP and L_i the log of its mean win value (floored at WIN_FLOOR) over them (the same
+    formula as concordia_ai/ai/outcome.py, which a test compares). The mean reward without a model."""
     cdef double m[MAX_P]
-    cdef double mean = 0.0, top = -1e300, total = 0.0, kk, dd, sigma, cut_share
+    cdef double lw[MAX_P]
+    cdef double mean = 0.0, lmean = 0.0, top = -1e300, total = 0.0, kk, dd, sigma, ww, cut_share, q
     cdef int i, cut
     if outcome is None or nd.visits <= 0:
         return nd.w / max(1, nd.visits)
     cut = nd.visits - nd.term
     if cut <= 0:
         return nd.term_win[decider] / nd.term
-    kk, dd, sigma = outcome
+    kk, dd, sigma, ww = outcome
     for i in range(n):
         m[i] = (nd.seat_vp[i] - nd.term_vp[i]) / cut
         mean += m[i]
+        q = (nd.seat_win[i] - nd.term_win[i]) / cut
+        lw[i] = log(q if q > WIN_FLOOR else WIN_FLOOR)
+        lmean += lw[i]
     mean /= n
+    lmean /= n
     for i in range(n):
-        m[i] = kk * (m[i] - mean) - (dd if i == decider else 0.0)
+        m[i] = kk * (m[i] - mean) + ww * (lw[i] - lmean) - (dd if i == decider else 0.0)
         if m[i] > top:
             top = m[i]
     for i in range(n):

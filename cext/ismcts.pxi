@@ -238,6 +238,7 @@ cdef int ismcts(const State* root, const SearchConfig* cfg, Tree* t, int32_t* do
             t.nodes[node].win2 += wr * wr
             for k in range(st.n_players):
                 t.nodes[node].seat_vp[k] += val[k]
+                t.nodes[node].seat_win[k] += winp[k]
             if terminal:
                 t.nodes[node].term += 1
                 t.nodes[node].term_margin += margin

@@ -244,6 +244,7 @@ cdef dict _terminal_stats(const Node* nd, int n):
     iterations (`seat_vp`), and over those that reached the game's end (exact: `term` of them) the seats'
     win rates, final VP and the root player's margin."""
     cdef int k, v = max(1, nd.visits), e = max(1, nd.term)
-    return dict(seat_vp=[nd.seat_vp[k] / v for k in range(n)], term=nd.term,
+    return dict(seat_vp=[nd.seat_vp[k] / v for k in range(n)], seat_win=[nd.seat_win[k] / v for k in range(n)],
+                term=nd.term,
                 term_win=[nd.term_win[k] / e for k in range(n)], term_vp=[nd.term_vp[k] / e for k in range(n)],
                 term_margin=nd.term_margin / e)

@@ -50,6 +50,8 @@ ctypedef struct Node:
     float margin2        # root player's summed squared margins: the one standard error of the shown figures
     float seat_vp[MAX_P]    # every seat's summed estimated final VP: the locations of the final-result model
                             # (concordia_ai/ai/outcome.py), from which every shown figure comes
+    float seat_win[MAX_P]   # every seat's summed win values (the value model's probability at a cut-off, 1 for
+                            # the leader by the hand formula, 1 for the winner at the end): the model's other input
     int32_t term         # iterations that reached the game's end: their results are exact, not estimated
     float term_margin    # ... the root player's summed margins over them
     float term_win[MAX_P]   # ... every seat's wins (1 for the winner) over them

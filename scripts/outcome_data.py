@@ -60,7 +60,8 @@ class Starts:
 def turn_record(g, t) -> dict:
     st = t.stats
     return dict(moves=list(t.moves), adv=round(end_advantage(g, t.moves), 4), visits=t.visits,
-                seat_vp=[round(x, 4) for x in st.seat_vp], margin=round(st.margin, 4), margin2=round(st.margin2, 3),
+                seat_vp=[round(x, 4) for x in st.seat_vp], seat_win=[round(x, 5) for x in st.seat_win],
+                margin=round(st.margin, 4), margin2=round(st.margin2, 3),
                 term=st.term, term_win=[round(x, 5) for x in st.term_win], term_vp=[round(x, 3) for x in st.term_vp],
                 term_margin=round(st.term_margin, 3), focus=t.focus, candidate=t.candidate, chosen=t.chosen,
                 win_raw=round(t.win_raw, 5), shown=round(t.win, 5))
@@ -100,7 +101,8 @@ def one_game(task: dict) -> dict:
         g = Game(state.copy(), game.names)
         row = dict(turn=state.turns, decider=g.decider, h=round(outcome.horizon(state, start_cards), 4),
                    mu_hand=[round(x, 4) for x in core.evaluate_state(state)],
-                   mu_net=[round(x, 4) for x in value.predict(state)[1]], searches={})
+                   mu_net=[round(x, 4) for x in value.predict(state)[1]],
+                   q_net=[round(x, 5) for x in value.predict(state)[0]], searches={})
         if only_turn(g) is not None:
             # one legal turn: the hint answers without a search (the model at 0 s); nothing to fit at a budget
             row["forced"] = True

@@ -53,15 +53,7 @@ def positions(logs: list[str]) -> list[dict]:
 
 def _stats(t: dict) -> outcome.NodeStats:
     return outcome.NodeStats(t["visits"], t["seat_vp"], t["margin"], t["margin2"], t["term"], t["term_win"],
-                             t["term_vp"], t["term_margin"])
-
-
-def _cut_mu(st: outcome.NodeStats) -> list[float] | None:
-    cut = st.visits - st.term
-    if cut <= 0:
-        return None
-    return [(st.seat_vp[i] * st.visits - (st.term_vp[i] * st.term if st.term else 0.0)) / cut
-            for i in range(len(st.seat_vp))]
+                             t["term_vp"], t["term_margin"], t.get("seat_win", []))
 
 
 def chosen_turn(p: dict, budget: str, model: outcome.Model | None) -> dict:
@@ -87,14 +79,16 @@ def fit_rows(ps: list[dict], budget: str, eval_kind: str, picks_model) -> list[d
     for p in ps:
         if budget == "0":
             mu, wt, tw = p["mu_net"] if eval_kind == "net" else p["mu_hand"], 0.0, 0.0
+            q = p.get("q_net") if eval_kind == "net" else None
         else:
             st = _stats(chosen_turn(p, budget, picks_model))
-            mu = _cut_mu(st)
+            if st.visits - st.term <= 0:
+                continue
+            mu, q = outcome.cut_means(st)
             wt = st.term / st.visits if st.visits else 0.0
             tw = st.term_win[p["winner"]] if st.term else 0.0
-            if mu is None:
-                continue
-        rows.append(dict(mu=mu, decider=p["decider"], h=p["h"], final=p["final"], winner=p["winner"], wt=wt, tw=tw))
+        rows.append(dict(mu=mu, q=q, decider=p["decider"], h=p["h"], final=p["final"], winner=p["winner"], wt=wt,
+                         tw=tw))
     return rows
 
 
@@ -112,7 +106,7 @@ def shown(p: dict, budget: str, model: outcome.Model, eval_kind: str) -> dict:
     d = p["decider"]
     if budget == "0":
         mu = p["mu_net"] if eval_kind == "net" else p["mu_hand"]
-        out, raw = outcome.predict(mu, d, p["h"], model), None
+        out, raw = outcome.predict(mu, d, p["h"], model, p.get("q_net") if eval_kind == "net" else None), None
     else:
         t = chosen_turn(p, budget, model)
         out, _ = outcome.predict_stats(_stats(t), d, p["h"], model)

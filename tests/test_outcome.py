@@ -44,12 +44,18 @@ def test_two_players_share_is_a_logistic_of_the_margin():
 
 
 def test_the_core_halves_by_the_same_share_as_the_model():
-    m = Model("net", 4, 3.0, k=(0.7, 0.1), d=(1.5, 2.0), log_sigma=(2.2, 0.4))
-    for mu, dec, h in [([80, 90, 85, 70], 2, 0.4), ([100, 100, 101, 99], 0, 0.0), ([20, 30], 1, 1.0)]:
-        mm = Model(m.eval, len(mu), m.seconds, m.b, m.k, m.d, m.log_sigma)
-        assert core.shown_share(mu, dec, mm.core_tuple(h)) == pytest.approx(outcome.predict(mu, dec, h, mm).win,
-                                                                           rel=1e-6)
-    with pytest.raises(ValueError, match="not \\(k > 0, d, sigma > 0\\)"):
+    m = Model("net", 4, 3.0, k=(0.7, 0.1), d=(1.5, 2.0), log_sigma=(2.2, 0.4), w=(4.0, -1.0))
+    cases = [([80, 90, 85, 70], [0.1, 0.5, 0.3, 0.1], 2, 0.4), ([100, 100, 101, 99], [0.25, 0.25, 0.3, 0.2], 0, 0.0),
+             ([20, 30], [0.0, 1.0], 1, 1.0)]          # a win value of 0: the log term's floor
+    for mu, q, dec, h in cases:
+        mm = Model(m.eval, len(mu), m.seconds, m.b, m.k, m.d, m.log_sigma, True, m.w)
+        assert core.shown_share(mu, dec, mm.core_tuple(h), q) == pytest.approx(
+            outcome.predict(mu, dec, h, mm, q).win, rel=1e-5)
+        # without the win values (w = 0) the VP alone decides, as in a model fitted without them
+        plain = Model(m.eval, len(mu), m.seconds, m.b, m.k, m.d, m.log_sigma)
+        assert core.shown_share(mu, dec, plain.core_tuple(h)) == pytest.approx(
+            outcome.predict(mu, dec, h, plain).win, rel=1e-6)
+    with pytest.raises(ValueError, match="not \\(k > 0, d, sigma > 0"):
         core.shown_share([1.0, 2.0], 0, (1.0, 0.0, 0.0))
 
 
@@ -125,3 +131,20 @@ def test_the_shipped_models_load_and_cover_the_default_hint():
         for seconds in (3.0, 0.0):
             m = outcome.find(effective_eval("auto", n), n, seconds)
             assert m.fitted, f"no fitted model for the default hint with {n} players at {seconds} s"
+
+
+def test_fit_uses_the_win_values_when_every_row_has_them():
+    rng = np.random.default_rng(8)
+    truth = Model("net", 3, 3.0, b=(0.0, 20.0), k=(0.6, 0.0), d=(1.0, 0.0), log_sigma=(math.log(6.0), 0.0),
+                  w=(5.0, 0.0))
+    rows = []
+    for _ in range(1500):
+        mu = rng.normal(80, 10, 3)
+        q = rng.dirichlet([2, 2, 2])
+        h, dec = float(rng.random()), int(rng.integers(3))
+        out = outcome.predict(mu, dec, h, truth, q)
+        final = np.asarray(out.vp) + out.sigma * (rng.gumbel(size=3) - outcome.EULER)
+        rows.append(dict(mu=list(mu), q=list(q), decider=dec, h=h, final=list(final), winner=int(final.argmax())))
+    fitted = outcome.fit(rows, "net", 3, 3.0)
+    assert fitted.w_at(0.5) == pytest.approx(5.0, abs=0.8)
+    assert outcome.fit([dict(r, q=None) for r in rows], "net", 3, 3.0).w == (0.0, 0.0)

@@ -72,6 +72,7 @@ class Model:
     d: tuple[float, float] = (0.0, 0.0)
     log_sigma: tuple[float, float] = (math.log(8.0), 0.0)
     fitted: bool = True
+    w: tuple[float, float] = (0.0, 0.0)     # VP per unit of the log win value (L below); 0: VP alone
 
     def at(self, h: float) -> tuple[float, float, float, float]:
         """(b, k, d, sigma) at horizon h."""
@@ -82,14 +83,18 @@ class Model:
         sigma = max(MIN_SIGMA, math.exp(self.log_sigma[0] + self.log_sigma[1] * h))
         return b, k, d, sigma
 
-    def core_tuple(self, h: float) -> tuple[float, float, float]:
-        """(k, d, sigma): what the core's final choice halves by (cext/final_choice.pxi, _shown_share)."""
+    def w_at(self, h: float) -> float:
+        h = min(max(float(h), 0.0), 1.0)
+        return self.w[0] + self.w[1] * h
+
+    def core_tuple(self, h: float) -> tuple[float, float, float, float]:
+        """(k, d, sigma, w): what the core's final choice halves by (cext/final_choice.pxi, _shown_share)."""
         _, k, d, sigma = self.at(h)
-        return k, d, sigma
+        return k, d, sigma, self.w_at(h)
 
     def to_dict(self) -> dict:
         return dict(eval=self.eval, players=self.players, seconds=self.seconds, b=list(self.b), k=list(self.k),
-                    d=list(self.d), log_sigma=list(self.log_sigma))
+                    d=list(self.d), log_sigma=list(self.log_sigma), w=list(self.w))
 
 
 @dataclass
@@ -113,12 +118,25 @@ def _lse(x: np.ndarray) -> float:
     return top + math.log(float(np.sum(np.exp(x - top))))
 
 
-def predict(mu, decider: int, h: float, model: Model) -> Outcome:
-    """The final-result distribution for mean estimated final VPs `mu` (one per seat)."""
+WIN_FLOOR = 0.001    # the win values' floor in the log term (as cext/final_choice.pxi)
+
+
+def log_win(q) -> np.ndarray:
+    """L: the log of every seat's mean win value, floored, less its mean over the seats."""
+    lw = np.log(np.maximum(np.asarray(q, dtype=float), WIN_FLOOR))
+    return lw - lw.mean()
+
+
+def predict(mu, decider: int, h: float, model: Model, q=None) -> Outcome:
+    """The final-result distribution for mean estimated final VPs `mu` (one per seat) and, when the model
+    uses them, the seats' mean win values `q` (the evaluation's own win probabilities)."""
     mu = np.asarray(mu, dtype=float)
     b, k, d, sigma = model.at(h)
     mean = float(mu.mean())
     v = mean + b + k * (mu - mean)
+    w = model.w_at(h)
+    if w and q is not None:
+        v = v + w * log_win(q)
     v[decider] -= d
     z = v / sigma
     e = np.exp(z - z.max())
@@ -143,12 +161,13 @@ class NodeStats:
     term_win: list[float] = field(default_factory=list)
     term_vp: list[float] = field(default_factory=list)
     term_margin: float = 0.0
+    seat_win: list[float] = field(default_factory=list)   # every seat's mean win value over all visits
 
     @classmethod
     def from_raw(cls, raw: dict) -> "NodeStats":
         """From a core answer's child or turn dict."""
         return cls(raw["visits"], list(raw["seat_vp"]), raw["margin"], raw["margin2"], raw["term"],
-                   list(raw["term_win"]), list(raw["term_vp"]), raw["term_margin"])
+                   list(raw["term_win"]), list(raw["term_vp"]), raw["term_margin"], list(raw.get("seat_win", [])))
 
     @staticmethod
     def pool(group: list["NodeStats"]) -> "NodeStats":
@@ -163,9 +182,10 @@ class NodeStats:
             return sum((getattr(s, attr) if i is None else (getattr(s, attr)[i] if getattr(s, attr) else 0.0))
                        * weight(s) for s in group) / total
         visits, term = (lambda s: s.visits), (lambda s: s.term)
+        wins = [mean("seat_win", visits, i) for i in range(seats)] if all(s.seat_win for s in group) else []
         return NodeStats(n, [mean("seat_vp", visits, i) for i in range(seats)], mean("margin", visits),
                          mean("margin2", visits), e, [mean("term_win", term, i) for i in range(seats)],
-                         [mean("term_vp", term, i) for i in range(seats)], mean("term_margin", term))
+                         [mean("term_vp", term, i) for i in range(seats)], mean("term_margin", term), wins)
 
 
 def predict_stats(stats: NodeStats, decider: int, h: float, model: Model) -> tuple[Outcome, float]:
@@ -179,9 +199,8 @@ def predict_stats(stats: NodeStats, decider: int, h: float, model: Model) -> tup
     cut = stats.visits - stats.term
     wt, wc = stats.term / stats.visits, cut / stats.visits
     if cut > 0:
-        mu = [(stats.seat_vp[i] * stats.visits - (stats.term_vp[i] * stats.term if stats.term else 0.0)) / cut
-              for i in range(n)]
-        c = predict(mu, decider, h, model)
+        mu, q = cut_means(stats)
+        c = predict(mu, decider, h, model, q)
     else:
         c = Outcome(decider, [0.0] * n, [0.0] * n, 0.0, model.at(h)[3], 0.0)
     tw = stats.term_win if stats.term else [0.0] * n
@@ -190,6 +209,19 @@ def predict_stats(stats: NodeStats, decider: int, h: float, model: Model) -> tup
                   [wt * tv[i] + wc * c.vp[i] for i in range(n)], wt * stats.term_margin + wc * c.margin,
                   c.sigma, wc * c.slope)
     return out, win_se(out, _mean_se(stats.margin2, stats.margin, stats.visits))
+
+
+def cut_means(stats: NodeStats) -> tuple[list[float], list[float] | None]:
+    """Every seat's mean estimated final VP and mean win value over the iterations that did not reach the
+    game's end (the win values None when the statistics carry none)."""
+    cut = stats.visits - stats.term
+    n = len(stats.seat_vp)
+    t = stats.term if stats.term else 0
+    mu = [(stats.seat_vp[i] * stats.visits - (stats.term_vp[i] * t if t else 0.0)) / cut for i in range(n)]
+    if len(stats.seat_win) != n:
+        return mu, None
+    q = [(stats.seat_win[i] * stats.visits - (stats.term_win[i] * t if t else 0.0)) / cut for i in range(n)]
+    return mu, q
 
 
 def win_se(outcome: Outcome, margin_se: float) -> float:
@@ -246,7 +278,8 @@ def load(path: Path | str | None = None) -> list[Model]:
         if info.get("format") != FORMAT:
             raise ValueError(f"format {info.get('format')!r}, not {FORMAT}")
         models = [Model(str(m["eval"]), int(m["players"]), float(m["seconds"]), _pair(m["b"]), _pair(m["k"]),
-                        _pair(m["d"]), _pair(m["log_sigma"])) for m in info["models"]]
+                        _pair(m["d"]), _pair(m["log_sigma"]), True, _pair(m.get("w", (0.0, 0.0))))
+                  for m in info["models"]]
     except FileNotFoundError:
         models = []
     except (OSError, ValueError, KeyError, TypeError, AttributeError) as e:
@@ -255,7 +288,7 @@ def load(path: Path | str | None = None) -> list[Model]:
         if m.eval not in ("net", "hand") or not 2 <= m.players <= 5 or not (m.seconds >= 0):
             raise OutcomeModelError(f"outcome models: {path} has a model for eval {m.eval!r}, {m.players} players, "
                                     f"{m.seconds} s; valid: eval net or hand, 2-5 players, seconds >= 0")
-        values = m.b + m.k + m.d + m.log_sigma
+        values = m.b + m.k + m.d + m.log_sigma + m.w
         if not all(math.isfinite(x) for x in values):
             raise OutcomeModelError(f"outcome models: {path} holds a coefficient that is not finite")
     _cache[key] = models
@@ -309,40 +342,49 @@ def note(model: Model, seconds: float) -> str | None:
 
 def fit(rows: list[dict], eval_kind: str, players: int, seconds: float) -> Model:
     """Fit a setting's coefficients on rows {"mu": [..], "decider": i, "h": h, "final": [..], "winner": j},
-    optionally with "wt" (the share of the node's iterations that reached the game's end) and "tw" (their
-    win rate of the real winner): the shown share is then the mixture wt * tw + (1 - wt) * the model's.
+    optionally with "q" (every seat's mean win value: when every row has it, the model uses it, w), "wt"
+    (the share of the node's iterations that reached the game's end) and "tw" (their win rate of the real
+    winner): the shown share is then the mixture wt * tw + (1 - wt) * the model's.
 
-    b, k and d by least squares of every seat's final VP on mu (each linear in h, with a weak pull towards
-    b = 0, k = 1, d = 0); then log sigma (linear in h) by maximum likelihood of the winner under the shown
-    shares."""
+    b, k, d (and w) by least squares of every seat's final VP on mu (and L), each linear in h, with a weak
+    pull towards b = 0, k = 1, d = 0, w = 0; then log sigma (linear in h) by maximum likelihood of the
+    winner under the shown shares."""
+    use_q = all(r.get("q") is not None for r in rows)
     X, y = [], []
     for r in rows:
         mu = np.asarray(r["mu"], float)
         mean, h = mu.mean(), r["h"]
+        lw = log_win(r["q"]) if use_q else None
         for i, f in enumerate(r["final"]):
             dec = 1.0 if i == r["decider"] else 0.0
             dev = mu[i] - mean
-            X.append([1.0, h, dev, h * dev, -dec, -h * dec])
+            x = [1.0, h, dev, h * dev, -dec, -h * dec]
+            if use_q:
+                x += [lw[i], h * lw[i]]
+            X.append(x)
             y.append(f - mean)
     X, y = np.asarray(X), np.asarray(y)
-    prior = np.array([0.0, 0.0, 1.0, 0.0, 0.0, 0.0])
+    prior = np.array([0.0, 0.0, 1.0, 0.0, 0.0, 0.0] + ([0.0, 0.0] if use_q else []))
     lam = 1.0
-    coef = np.linalg.solve(X.T @ X + lam * np.eye(6), X.T @ y + lam * prior)
+    coef = np.linalg.solve(X.T @ X + lam * np.eye(len(prior)), X.T @ y + lam * prior)
+    w = (coef[6], coef[7]) if use_q else (0.0, 0.0)
     located = Model(eval_kind, players, seconds, (coef[0], coef[1]), (coef[2], coef[3]), (coef[4], coef[5]),
-                    (0.0, 0.0))
-    loc = [(predict(r["mu"], r["decider"], r["h"], located).vp, r["winner"], r["h"], r.get("wt", 0.0),
-            r.get("tw", 0.0)) for r in rows]
-    return Model(eval_kind, players, seconds, located.b, located.k, located.d, _fit_log_sigma(loc))
+                    (0.0, 0.0), True, w)
+    loc = (np.array([predict(r["mu"], r["decider"], r["h"], located, r.get("q")).vp for r in rows]),
+           np.array([r["winner"] for r in rows]), np.array([r["h"] for r in rows], float),
+           np.array([r.get("wt", 0.0) for r in rows], float), np.array([r.get("tw", 0.0) for r in rows], float))
+    return Model(eval_kind, players, seconds, located.b, located.k, located.d, _fit_log_sigma(loc), True, w)
 
 
 def _winner_loglik(loc, s0: float, s1: float) -> float:
-    total = 0.0
-    for v, w, h, wt, tw in loc:
-        sigma = max(MIN_SIGMA, math.exp(s0 + s1 * h))
-        z = np.asarray(v) / sigma
-        p = math.exp(float(z[w]) - _lse(z))
-        total += math.log(max(1e-12, wt * tw + (1.0 - wt) * p))
-    return total
+    """The winner's log likelihood under the shown shares, over rows (locations, winner, h, wt, tw); rows of
+    one setting have one player count, so the sum is one array expression."""
+    v, winner, h, wt, tw = loc
+    sigma = np.maximum(MIN_SIGMA, np.exp(s0 + s1 * h))[:, None]
+    z = v / sigma
+    top = z.max(axis=1, keepdims=True)
+    p = np.exp(z[np.arange(len(z)), winner] - (top[:, 0] + np.log(np.exp(z - top).sum(axis=1))))
+    return float(np.log(np.maximum(1e-12, wt * tw + (1.0 - wt) * p)).sum())
 
 
 def _fit_log_sigma(loc) -> tuple[float, float]:

@@ -309,16 +309,16 @@ def position_outcome(game, eval_kind: str = "auto", decider: int | None = None) 
     kind = effective_eval(eval_kind, game.n_players)
     if kind == "net":
         from . import value
-        mu = value.predict(game.state)[1]
+        q, mu = value.predict(game.state)     # the value model's win probabilities and final VP
     else:
-        mu = core.evaluate_state(game.state)
+        q, mu = None, core.evaluate_state(game.state)
     model = outcome.find(kind, game.n_players, 0.0)
     seat = decider if decider is not None else game.decider
     if seat is None or seat < 0:
         model = outcome.Model(model.eval, model.players, 0.0, model.b, model.k, (0.0, 0.0), model.log_sigma,
-                              model.fitted)
+                              model.fitted, model.w)
         seat = 0
-    return outcome.predict(mu, seat, outcome.game_horizon(game), model)
+    return outcome.predict(mu, seat, outcome.game_horizon(game), model, q)
 
 
 def _without_search(game, config: SearchConfig, moves: list[int]) -> SearchResult:
