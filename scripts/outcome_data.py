@@ -5,7 +5,8 @@ positions drawn from them, each searched as a hint searches it, and how the game
     python3 scripts/outcome_data.py --players 2 --games 50 --per-game 4 --budgets 3,0.3 --seed 7000 \
         --jobs 2 --log results/outcome/positions-2p.jsonl
 
-Game g is dealt on board g % 4 with --players seats; each seat's bot is drawn (seeded by the deal) from
+With --opening, every game's first turn is searched too (the opening has the longest horizon, and drawn
+turn starts rarely fall on it). Game g is dealt on board g % 4 with --players seats; each seat's bot is drawn (seeded by the deal) from
 POOL: the search at three budgets, the hand-formula search of the training data, the heuristic, the greedy
 bot and the two plan bots, so the positions are not self-play of one bot. --per-game turn starts are drawn
 from the game (seeded), the game is played to its end, and every drawn position is searched once per budget in
@@ -41,7 +42,7 @@ from concordia_ai.lab import jobs  # noqa: E402
 BOARDS = ("imperium", "italia", "creta", "aegyptus")
 POOL = ("ismcts:seconds=0.03,iterations=0", "ismcts:seconds=0.1,iterations=0", "ismcts:iterations=1000",
         "ismcts:iterations=300,eval=hand", "heuristic", "greedy", "plan:mars", "plan:minerva")
-KEY = ("players", "game", "seed", "per_game", "budgets")
+KEY = ("players", "game", "seed", "per_game", "budgets")   # a game's key (with "opening" when it is set)
 
 
 class Starts:
@@ -87,7 +88,7 @@ def one_game(task: dict) -> dict:
     t0 = time.process_time()
     played = play_game(bots, board, deal, watch=starts)
     rec = {k: task[k] for k in KEY}
-    rec.update(board=board, bots=specs)
+    rec.update(board=board, bots=specs, opening=bool(task.get("opening")))
     if played.truncated:
         return dict(rec, rows=[], truncated=True)
     game = played.game
@@ -95,6 +96,8 @@ def one_game(task: dict) -> dict:
     winner = game.ranking()[0]
     start_cards = Game.new(board, players, seed=0).state.cards_left
     picks = sorted(rng.sample(range(len(starts.taken)), min(per_game, len(starts.taken))))
+    if task.get("opening") and 0 not in picks:
+        picks = [0] + picks     # the game's first turn: the longest horizon, rare among drawn turn starts
     rows = []
     for k in picks:
         state = starts.taken[k]
@@ -126,12 +129,16 @@ def main() -> None:
     ap.add_argument("--per-game", type=int, default=4)
     ap.add_argument("--budgets", default="3,0.3", help="CPU seconds of one search thread, comma-separated")
     ap.add_argument("--seed", type=int, default=7000)
+    ap.add_argument("--opening", action="store_true", help="also search every game's first turn")
     ap.add_argument("--log", required=True)
     jobs.add_runner_options(ap)
     args = ap.parse_args()
     budgets = [float(x) for x in args.budgets.split(",")]
     tasks = [dict(players=args.players, game=g, seed=args.seed, per_game=args.per_game, budgets=budgets)
              for g in range(args.first_game, args.first_game + args.games)]
+    if args.opening:
+        for t in tasks:
+            t["opening"] = True
     Path(args.log).parent.mkdir(parents=True, exist_ok=True)
     t0 = time.time()
     recs, new = jobs.run_logged(one_game, tasks, key=lambda r: tuple(json.dumps(r[k]) for k in KEY), log=args.log,

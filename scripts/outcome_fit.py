@@ -72,7 +72,14 @@ def chosen_turn(p: dict, budget: str, model: outcome.Model | None) -> dict:
     return pick.record if pick is not None else next(t for t in turns if t["chosen"])
 
 
-def fit_rows(ps: list[dict], budget: str, eval_kind: str, picks_model) -> list[dict]:
+def has_win_values(p: dict, budget: str) -> bool:
+    """The position recorded the seats' win values at this budget (the second round's positions did)."""
+    if budget == "0":
+        return p.get("q_net") is not None
+    return all("seat_win" in t for t in p["searches"][budget]["turns"])
+
+
+def fit_rows(ps: list[dict], budget: str, eval_kind: str, picks_model, use_q: bool = True) -> list[dict]:
     """The rows outcome.fit takes: the shown turn's cut-off mean VPs (or the position's own evaluation at
     budget 0) and the share of its iterations that reached the end, with how the game ended."""
     rows = []
@@ -87,18 +94,39 @@ def fit_rows(ps: list[dict], budget: str, eval_kind: str, picks_model) -> list[d
             mu, q = outcome.cut_means(st)
             wt = st.term / st.visits if st.visits else 0.0
             tw = st.term_win[p["winner"]] if st.term else 0.0
-        rows.append(dict(mu=mu, q=q, decider=p["decider"], h=p["h"], final=p["final"], winner=p["winner"], wt=wt,
-                         tw=tw))
+        rows.append(dict(mu=mu, q=q if use_q else None, decider=p["decider"], h=p["h"], final=p["final"],
+                         winner=p["winner"], wt=wt, tw=tw))
     return rows
 
 
-def fit_setting(ps: list[dict], players: int, budget: str, eval_kind: str) -> outcome.Model:
+def fit_setting(ps: list[dict], players: int, budget: str, eval_kind: str, use_q: bool = True) -> outcome.Model:
+    """The model of one setting (with the win values' term w when use_q and every position has them)."""
     seconds = float(budget)
     # the pick depends on the model: fit on the recorded picks, then once more on the picks the first fit makes
-    model = outcome.fit(fit_rows(ps, budget, eval_kind, None), eval_kind, players, seconds)
+    model = outcome.fit(fit_rows(ps, budget, eval_kind, None, use_q), eval_kind, players, seconds)
     if budget != "0":
-        model = outcome.fit(fit_rows(ps, budget, eval_kind, model), eval_kind, players, seconds)
+        model = outcome.fit(fit_rows(ps, budget, eval_kind, model, use_q), eval_kind, players, seconds)
     return model
+
+
+def cross_fitted(group: list[dict], test_filter, n: int, budget: str, eval_kind: str, use_q: bool,
+                 train_filter=lambda p: True) -> list[dict]:
+    """The figures of the positions passing test_filter, each under the model fitted on the games of the
+    other parity (those passing train_filter)."""
+    figs = []
+    for half in (0, 1):
+        train = [p for p in group if p["game"] % 2 != half and train_filter(p)]
+        test = [p for p in group if p["game"] % 2 == half and test_filter(p)]
+        if train and test:
+            model = fit_setting(train, n, budget, eval_kind, use_q)
+            figs += [shown(p, budget, model, eval_kind) for p in test]
+    return figs
+
+
+def log_loss(figs: list[dict]) -> float:
+    w = np.clip(np.array([f["win"] for f in figs]), 1e-6, 1 - 1e-6)
+    y = np.array([f["won"] for f in figs], float)
+    return float(-np.mean(y * np.log(w) + (1 - y) * np.log(1 - w)))
 
 
 def shown(p: dict, budget: str, model: outcome.Model, eval_kind: str) -> dict:
@@ -188,17 +216,29 @@ def main() -> None:
         for budget in budgets:
             # a position with one legal turn is shown without a search: it counts at 0 s only
             group = everything if budget == "0" else searched[n]
-            figs = []
-            for half in (0, 1):
-                train = [p for p in group if p["game"] % 2 != half]
-                test = [p for p in group if p["game"] % 2 == half]
-                model = fit_setting(train, n, budget, eval_kind)
-                figs += [shown(p, budget, model, eval_kind) for p in test]
-            final = fit_setting(group, n, budget, eval_kind)
+            # the model without the win values (w = 0), on every position
+            figs = cross_fitted(group, lambda p: True, n, budget, eval_kind, False)
             m = measure(figs)
-            report[f"{n}p {budget}s"] = dict(eval=eval_kind, games=len({p["game"] for p in group}), **m)
+            entry = dict(eval=eval_kind, games=len({p["game"] for p in group}), **m)
+            use_q = False
+            with_q = [p for p in group if has_win_values(p, budget)]
+            if len(with_q) >= 100:
+                # and with them, on the positions that recorded them; the one with the lower cross-fitted log
+                # loss of the winner there (the same positions for both) is kept
+                q_only = lambda p: has_win_values(p, budget)   # noqa: E731
+                figs_q = cross_fitted(group, q_only, n, budget, eval_kind, True, q_only)
+                figs_plain = cross_fitted(group, q_only, n, budget, eval_kind, False)
+                use_q = log_loss(figs_q) < log_loss(figs_plain)
+                entry["win_values"] = dict(positions=len(with_q), log_loss_with=round(log_loss(figs_q), 4),
+                                           log_loss_without=round(log_loss(figs_plain), 4), kept=use_q,
+                                           with_=measure(figs_q), without=measure(figs_plain))
+                if use_q:
+                    figs, m = figs_q, entry["win_values"]["with_"]
+            report[f"{n}p {budget}s"] = entry
             pooled.setdefault(budget, []).extend(figs)
-            models.append(dict(final.to_dict(), positions=len(group), games=len({p["game"] for p in group}),
+            final = fit_setting(with_q if use_q else group, n, budget, eval_kind, use_q)
+            models.append(dict(final.to_dict(), positions=len(with_q if use_q else group),
+                               games=len({p["game"] for p in (with_q if use_q else group)}),
                                cross_fitted_ece=m.get("ece")))
     for budget, figs in pooled.items():
         report[f"all {budget}s"] = measure(figs)
