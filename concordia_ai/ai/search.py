@@ -433,8 +433,8 @@ def final_pick(game, turns: list[TurnCandidate], advantage=None) -> TurnCandidat
     longest goes by the seed, so among them the pick follows a rule that does not: the better end-of-turn
     position by the hand formula (the player's estimated final VP minus the best other player's), then the
     shorter turn, then the lower action codes. With TIE_ROUNDS > 1 the turns that dropped out in the
-    rounds just before the last join the tied ones when within noise of the best finalist (measured
-    against 1 in results/outcome/README.md). None when the final choice did not run. `advantage`: the
+    rounds just before the last join the tied ones when within noise of the best finalist and on a quarter
+    of its visits or more (measured against 1 in results/outcome/README.md). None when the final choice did not run. `advantage`: the
     tie rule's first key for a turn (end_advantage in `game` by default; scripts/outcome_fit.py replays
     recorded picks with the recorded values)."""
     cands = [t for t in turns if t.candidate and t.focus > 0]
@@ -445,7 +445,8 @@ def final_pick(game, turns: list[TurnCandidate], advantage=None) -> TurnCandidat
     if settled(turns):
         return max(finalists, key=lambda t: (t.vp, t.visits))
     best = max(finalists, key=lambda t: (t.win, t.visits))
-    near = [t for t in cands if t.focus > top - TIE_ROUNDS]
+    # a turn that dropped out earlier ties only on a quarter of the best finalist's visits or more
+    near = [t for t in cands if t.focus == top or (t.focus > top - TIE_ROUNDS and 4 * t.visits >= best.visits)]
     tied = [t for t in near if best.win - t.win <= max(TIE_WIN, 2.0 * math.hypot(best.win_se, t.win_se))]
     if len(tied) < 2:
         return best
