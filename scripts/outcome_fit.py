@@ -197,11 +197,38 @@ def measure(figs: list[dict]) -> dict:
     return out
 
 
+def markdown(report: dict) -> str:
+    """The main cross-fitted figures per setting, one table row each."""
+    head = ("| setting | positions | ECE (floor) | ECE of the search's own mean win value | shown >= 90 %: n, mean, real | "
+            "shown <= 10 %: n, mean, real | VP: shown, real | margin: worst decile gap | ECE early / middle / late |")
+    lines = [head, "|" + "---|" * 9]
+
+    def hi(x):
+        return f"{x['n']}, {100 * x['mean_shown']:.1f}, {100 * x['rate']:.1f}" if x else "-"
+    for name, v in report.items():
+        if not v:
+            continue
+        st = v.get("by_stage", {})
+        stages = " / ".join(f"{st[k]['ece']:.3f}" if k in st else "-"
+                            for k in ("early (h >= 2/3)", "middle", "late (h < 1/3)"))
+        kept = v.get("win_values", {}).get("kept")
+        label = name + (" (with win values)" if kept else "")
+        m = v["win_values"]["with_"] if kept else v
+        lines.append(f"| {label} | {m['positions']} | {m['ece']:.3f} ({m['ece_floor']:.3f}) | "
+                     f"{m['ece_raw']:.3f} | " if m.get("ece_raw") is not None else
+                     f"| {label} | {m['positions']} | {m['ece']:.3f} ({m['ece_floor']:.3f}) | - | ")
+        lines[-1] += (f"{hi(m.get('shown_90_or_more'))} | {hi(m.get('shown_10_or_less'))} | "
+                      f"{m['vp']['mean_shown']:.1f}, {m['vp']['mean_final']:.1f} | {m['margin_worst_decile_gap']:.1f} | "
+                      f"{stages} |")
+    return "\n".join(lines)
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--logs", default="results/outcome/positions-*p.jsonl")
     ap.add_argument("--write", default=None, metavar="FILE", help="write the models fitted on all positions")
     ap.add_argument("--report", default=None, metavar="FILE")
+    ap.add_argument("--markdown", default=None, metavar="FILE", help="the main figures as a Markdown table")
     args = ap.parse_args()
     logs = sorted(glob.glob(args.logs))
     ps = positions(logs)
@@ -248,6 +275,8 @@ def main() -> None:
         write_atomic(args.write, json.dumps(dict(format=outcome.FORMAT, command=command, logs=logs,
                                                  models=models), indent=1) + "\n")
     text = json.dumps(summary, indent=1)
+    if args.markdown:
+        write_atomic(args.markdown, markdown(report) + "\n")
     if args.report:
         write_atomic(args.report, text + "\n")
     print(text)
