@@ -90,7 +90,7 @@ cdef tuple _focus(CoreState root, const SearchConfig* cfg, Tree* t, int64_t budg
         for i in remaining + extra_in:
             node = _node_of(t, cands[i]["path"])
             if node >= 0 and t.nodes[node].visits > 0:
-                keys[i] = (_shown_share(&t.nodes[node], root.s.n_players, root.s.decider, outcome),
+                keys[i] = (_shown_share(t, node, root.s.n_players, root.s.decider, outcome),
                            t.nodes[node].visits, -i)
             else:
                 keys[i] = (-1.0, 0, -i)
@@ -153,22 +153,29 @@ cdef tuple _outcome_tuple(outcome):
 def shown_share(seat_vp, int decider, outcome, seat_win=None):
     """_shown_share for given mean seat VPs and win values (a test holds it equal to concordia_ai.ai.outcome)."""
     cdef Node nd
+    cdef ReportStats rs
+    cdef Tree t
     cdef int i, n = len(seat_vp)
     if not 2 <= n <= MAX_P or not 0 <= decider < n or (seat_win is not None and len(seat_win) != n):
         raise ValueError("shown_share: 2-5 seats and a deciding seat among them")
     memset(&nd, 0, sizeof(Node))
+    memset(&rs, 0, sizeof(ReportStats))
     nd.visits = 1
+    nd.stats = 0
     for i in range(n):
-        nd.seat_vp[i] = seat_vp[i]
-        nd.seat_win[i] = 1.0 / n if seat_win is None else seat_win[i]
-    return _shown_share(&nd, n, decider, _outcome_tuple(outcome))
+        rs.seat_vp[i] = seat_vp[i]
+        rs.seat_win[i] = 1.0 / n if seat_win is None else seat_win[i]
+    t.nodes = &nd
+    t.stats = &rs
+    t.n = t.n_stats = 1
+    return _shown_share(&t, 0, n, decider, _outcome_tuple(outcome))
 
 
 # the win values' floor in the model's log term (a seat the evaluation gives no chance still has a location)
 cdef double WIN_FLOOR = 0.001
 
 
-cdef double _shown_share(const Node* nd, int n, int decider, tuple outcome):
+cdef double _shown_share(const Tree* t, int node, int n, int decider, tuple outcome):
     """The deciding seat's win share through node nd under the final-result model (k, d, sigma, w): over
     the iterations that reached the game's end, its exact win rate; over the others, softmax over the seats
     of m_i / sigma with m_i = k (mu_i - mean mu) + w (L_i - mean L) - d [i = decider], mu_i the seat's mean
@@ -178,16 +185,19 @@ cdef double _shown_share(const Node* nd, int n, int decider, tuple outcome):
     cdef double lw[MAX_P]
     cdef double mean = 0.0, lmean = 0.0, top = -1e300, total = 0.0, kk, dd, sigma, ww, cut_share, q
     cdef int i, cut
-    if outcome is None or nd.visits <= 0:
+    cdef const Node* nd = &t.nodes[node]
+    cdef const ReportStats* rs
+    if outcome is None or nd.visits <= 0 or nd.stats < 0:
         return nd.w / max(1, nd.visits)
-    cut = nd.visits - nd.term
+    rs = &t.stats[nd.stats]
+    cut = nd.visits - rs.term
     if cut <= 0:
-        return nd.term_win[decider] / nd.term
+        return rs.term_win[decider] / rs.term
     kk, dd, sigma, ww = outcome
     for i in range(n):
-        m[i] = (nd.seat_vp[i] - nd.term_vp[i]) / cut
+        m[i] = (rs.seat_vp[i] - rs.term_vp[i]) / cut
         mean += m[i]
-        q = (nd.seat_win[i] - nd.term_win[i]) / cut
+        q = (rs.seat_win[i] - rs.term_win[i]) / cut
         lw[i] = log(q if q > WIN_FLOOR else WIN_FLOOR)
         lmean += lw[i]
     mean /= n
@@ -199,7 +209,7 @@ cdef double _shown_share(const Node* nd, int n, int decider, tuple outcome):
     for i in range(n):
         total += exp((m[i] - top) / sigma)
     cut_share = exp((m[decider] - top) / sigma) / total
-    return (nd.term_win[decider] + cut * cut_share) / nd.visits
+    return (rs.term_win[decider] + cut * cut_share) / nd.visits
 
 
 cdef list _principal_turns(const Tree* t, const State* root, int limit):

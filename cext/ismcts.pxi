@@ -65,9 +65,11 @@ cdef int ismcts(const State* root, const SearchConfig* cfg, Tree* t, int32_t* do
     cdef double t0 = cc_thread_seconds(), elapsed = 0.0
     cdef int rootp = root.decider, starved, starved_v
     cdef int fd, forcing, fch, fa, found
+    cdef ReportStats* rs
     memset(stamp, 0, sizeof(stamp))
     if t.n == 0:
-        tree_add(t, -1, 0, -1)
+        if tree_add(t, -1, 0, -1) >= 0:
+            tree_track(t, 0)
     while True:
         if cfg.iterations > 0 and it >= cfg.iterations:
             break
@@ -172,6 +174,8 @@ cdef int ismcts(const State* root, const SearchConfig* cfg, Tree* t, int32_t* do
                     ch = tree_add(t, node, fa, p)
                     if ch < 0:
                         break
+                    if t.nodes[node].stats >= 0 and p == rootp and st.turns == root.turns:
+                        tree_track(t, ch)     # a decision of the current turn: a report reads it
                     t.nodes[ch].avail = 1
                     apply_action(&st, fa)
                     path[depth] = ch
@@ -197,6 +201,8 @@ cdef int ismcts(const State* root, const SearchConfig* cfg, Tree* t, int32_t* do
                 ch = tree_add(t, node, i, p)
                 if ch < 0:
                     break
+                if t.nodes[node].stats >= 0 and p == rootp and st.turns == root.turns:
+                    tree_track(t, ch)         # a decision of the current turn: a report reads it
                 t.nodes[ch].avail = 1
                 t.nodes[ch].prior = pr
                 apply_action(&st, i)
@@ -233,18 +239,20 @@ cdef int ismcts(const State* root, const SearchConfig* cfg, Tree* t, int32_t* do
             t.nodes[node].vp += val[rootp]
             t.nodes[node].vp2 += val[rootp] * val[rootp]
             t.nodes[node].margin += margin
-            t.nodes[node].margin2 += margin * margin
             t.nodes[node].win += wr
             t.nodes[node].win2 += wr * wr
-            for k in range(st.n_players):
-                t.nodes[node].seat_vp[k] += val[k]
-                t.nodes[node].seat_win[k] += winp[k]
-            if terminal:
-                t.nodes[node].term += 1
-                t.nodes[node].term_margin += margin
+            if t.nodes[node].stats >= 0:
+                rs = &t.stats[t.nodes[node].stats]
+                rs.margin2 += margin * margin
                 for k in range(st.n_players):
-                    t.nodes[node].term_win[k] += winp[k]
-                    t.nodes[node].term_vp[k] += val[k]
+                    rs.seat_vp[k] += val[k]
+                    rs.seat_win[k] += winp[k]
+                if terminal:
+                    rs.term += 1
+                    rs.term_margin += margin
+                    for k in range(st.n_players):
+                        rs.term_win[k] += winp[k]
+                        rs.term_vp[k] += val[k]
         it += 1
     done_iterations[0] = it
     seconds[0] = cc_thread_seconds() - t0

@@ -158,6 +158,9 @@ def search(CoreState root not None, dict config not None, StopToken stop=None, n
     t.cap = 1024
     t.n = 0
     t.failed = 0
+    t.stats = NULL
+    t.n_stats = 0
+    t.cap_stats = 0
     t.nodes = <Node*>malloc(sizeof(Node) * t.cap)
     if t.nodes == NULL:
         raise MemoryError()
@@ -191,8 +194,7 @@ def search(CoreState root not None, dict config not None, StopToken stop=None, n
             children.append(dict(action=nd.action, visits=nd.visits, mean=nd.w / max(1, nd.visits),
                                  win=nd.win / max(1, nd.visits), vp=nd.vp / max(1, nd.visits),
                                  margin=nd.margin / max(1, nd.visits), win2=nd.win2 / max(1, nd.visits),
-                                 vp2=nd.vp2 / max(1, nd.visits), margin2=nd.margin2 / max(1, nd.visits), pv=pv,
-                                 **_terminal_stats(&nd, root.s.n_players)))
+                                 vp2=nd.vp2 / max(1, nd.visits), pv=pv, **_report_stats(&t, ch, root.s.n_players)))
             ch = nd.sibling
         key = (lambda c: (c["mean"], c["visits"])) if cfg.final_best_mean else (lambda c: (c["visits"], c["mean"]))
         children.sort(key=key, reverse=True)
@@ -202,9 +204,9 @@ def search(CoreState root not None, dict config not None, StopToken stop=None, n
                     bytes_per_node=sizeof(Node), seconds=secs, root_visits=t.nodes[0].visits,
                     out_of_memory=bool(t.failed), stopped=stop is not None and stop.stopped, turns=turns,
                     choice=choice,
-                    **_terminal_stats(&t.nodes[0], root.s.n_players))
+                    **_report_stats(&t, 0, root.s.n_players))
     finally:
-        free(t.nodes)
+        tree_free(&t)
 
 
 cdef list _check_named(CoreState root, named):
@@ -239,12 +241,19 @@ cdef list _check_named(CoreState root, named):
     return out
 
 
-cdef dict _terminal_stats(const Node* nd, int n):
-    """A node's statistics for the final-result model: every seat's mean estimated final VP over all its
-    iterations (`seat_vp`), and over those that reached the game's end (exact: `term` of them) the seats'
-    win rates, final VP and the root player's margin."""
-    cdef int k, v = max(1, nd.visits), e = max(1, nd.term)
-    return dict(seat_vp=[nd.seat_vp[k] / v for k in range(n)], seat_win=[nd.seat_win[k] / v for k in range(n)],
-                term=nd.term,
-                term_win=[nd.term_win[k] / e for k in range(n)], term_vp=[nd.term_vp[k] / e for k in range(n)],
-                term_margin=nd.term_margin / e)
+cdef dict _report_stats(const Tree* t, int node, int n):
+    """A node's statistics for the final-result model (ReportStats; zeros for a node without them): the
+    root player's mean margin's square, every seat's mean estimated final VP and win value over all its
+    iterations (`seat_vp`, `seat_win`), and over those that reached the game's end (exact: `term` of them)
+    the seats' win rates, final VP and the root player's margin."""
+    cdef ReportStats rs
+    cdef int k, v = max(1, t.nodes[node].visits), e
+    if t.nodes[node].stats >= 0:
+        rs = t.stats[t.nodes[node].stats]
+    else:
+        memset(&rs, 0, sizeof(ReportStats))
+    e = max(1, rs.term)
+    return dict(margin2=rs.margin2 / v, seat_vp=[rs.seat_vp[k] / v for k in range(n)],
+                seat_win=[rs.seat_win[k] / v for k in range(n)], term=rs.term,
+                term_win=[rs.term_win[k] / e for k in range(n)], term_vp=[rs.term_vp[k] / e for k in range(n)],
+                term_margin=rs.term_margin / e)

@@ -47,17 +47,23 @@ ctypedef struct Node:
     float margin
     float win2           # root player's summed squared win values: the standard error of `win`
     float vp2
+    int32_t stats        # its row of the report statistics (Tree.stats), -1 for a node no report reads
+    float prior          # the policy's prior of the action when it was expanded (0 without the policy)
+    int8_t mover         # seat that chose the action, -1 for a chance outcome
+
+ctypedef struct ReportStats:
+    # What the shown figures need (concordia_ai/ai/outcome.py), kept only for the nodes a report reads: the
+    # root and the deciding player's decisions of the current turn (root moves, whole turns). Deeper nodes
+    # have none, so the nodes the search walks stay small (76 bytes, as before these statistics).
     float margin2        # root player's summed squared margins: the one standard error of the shown figures
     float seat_vp[MAX_P]    # every seat's summed estimated final VP: the locations of the final-result model
-                            # (concordia_ai/ai/outcome.py), from which every shown figure comes
     float seat_win[MAX_P]   # every seat's summed win values (the value model's probability at a cut-off, 1 for
                             # the leader by the hand formula, 1 for the winner at the end): the model's other input
     int32_t term         # iterations that reached the game's end: their results are exact, not estimated
     float term_margin    # ... the root player's summed margins over them
     float term_win[MAX_P]   # ... every seat's wins (1 for the winner) over them
     float term_vp[MAX_P]    # ... every seat's final VP over them
-    float prior          # the policy's prior of the action when it was expanded (0 without the policy)
-    int8_t mover         # seat that chose the action, -1 for a chance outcome
+
 
 ctypedef struct SearchConfig:
     int32_t iterations
@@ -87,6 +93,9 @@ ctypedef struct Tree:
     int32_t n
     int32_t cap
     int32_t failed
+    ReportStats* stats   # the report statistics' rows (Node.stats), grown as nodes are tracked
+    int32_t n_stats
+    int32_t cap_stats
 
 
 cdef int tree_add(Tree* t, int32_t parent, int32_t action, int8_t mover) noexcept nogil:
@@ -110,10 +119,36 @@ cdef int tree_add(Tree* t, int32_t parent, int32_t action, int8_t mover) noexcep
     t.nodes[i].child = -1
     t.nodes[i].sibling = -1
     t.nodes[i].mover = mover
+    t.nodes[i].stats = -1
     if parent >= 0:
         t.nodes[i].sibling = t.nodes[parent].child
         t.nodes[parent].child = i
     return i
+
+
+cdef int tree_track(Tree* t, int32_t node) noexcept nogil:
+    """Give `node` a row of report statistics (zeroed); -1 (and t.failed) when out of memory."""
+    cdef ReportStats* grown
+    cdef int32_t cap
+    if t.n_stats >= t.cap_stats:
+        cap = 64 if t.cap_stats == 0 else t.cap_stats * 2
+        grown = <ReportStats*>realloc(t.stats, sizeof(ReportStats) * cap)
+        if grown == NULL:
+            t.failed = 1
+            return -1
+        t.stats = grown
+        t.cap_stats = cap
+    memset(&t.stats[t.n_stats], 0, sizeof(ReportStats))
+    t.nodes[node].stats = t.n_stats
+    t.n_stats += 1
+    return 0
+
+
+cdef void tree_free(Tree* t) noexcept nogil:
+    free(t.nodes)
+    free(t.stats)
+    t.nodes = NULL
+    t.stats = NULL
 
 
 cdef int find_path(const Tree* t, const int32_t* acts, int n) noexcept nogil:

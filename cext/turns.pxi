@@ -196,10 +196,9 @@ cdef list _turn_dicts(const Tree* t, const State* root, int limit, uint64_t seed
             turns.append(dict(actions=[acts[j] for j in range(n)], tree_len=rec.len, partial=bool(rec.partial),
                               visits=nd.visits, mean=nd.w / max(1, nd.visits), win=nd.win / max(1, nd.visits),
                               vp=nd.vp / max(1, nd.visits), margin=nd.margin / max(1, nd.visits),
-                              margin2=nd.margin2 / max(1, nd.visits),
                               after=after if not rec.partial else [], focus=focus, named=named,
                               candidate=candidate,
-                              **_terminal_stats(&nd, root.n_players)))
+                              **_report_stats(t, rec.node, root.n_players)))
         return turns
     finally:
         free(out.recs)
