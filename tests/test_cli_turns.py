@@ -186,8 +186,8 @@ def test_hint_whole_turns_text_and_json(tmp_path):
     r = run("hint", f, "--iterations", 1500, "--top", 3)
     out = r.stdout.splitlines()
     assert out[0] == ("Ann decides (turn 1 (round 1), play); whole turns: the final choice's turn first (sequential "
-                      "halving over whole turns by win %; between finalists within noise, the better end position), "
-                      "then the others by win %, best first")
+                      "halving over whole turns by win %; among the turns within noise of the best finalist, the "
+                      "better end position), then the others by win %, best first")
     assert out[1].startswith("budget: 1500 iterations in each of 1 search thread; took ")
     assert out[2].split() == ["#", "win", "%", "VP", "margin", "loss:", "win", "%", "VP", "visits", "turn"]
     assert [line.split()[0] for line in out[3:6]] == ["1", "2", "3"]

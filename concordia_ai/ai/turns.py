@@ -218,7 +218,7 @@ def hint_warnings(turns: list[TurnCandidate], searches: int = 1, min_visits: int
         gap = top.win - second.win
         noise = math.hypot(top.win_se, second.win_se)
         if top.chosen and gap < 0:
-            if second.focus >= top.focus:
+            if -gap <= max(0.005, 2 * noise):
                 why = (f"the two are within noise of each other (2 standard errors of the difference: "
                        f"{pct(2 * noise)} points), and between such turns the final choice keeps the one whose end "
                        f"position the hand formula rates higher")
