@@ -34,8 +34,8 @@ sys.path.insert(0, str(ROOT))
 from concordia_ai import core  # noqa: E402
 from concordia_ai.ai import outcome, value  # noqa: E402
 from concordia_ai.ai.bots import make_bot, play_game  # noqa: E402
-from concordia_ai.ai.search import (TABLE_FOCUS, SearchConfig, effective_eval, end_advantage, only_turn,  # noqa: E402
-                                    search, settled)
+from concordia_ai.ai.search import (TABLE_FOCUS, SearchConfig, effective_eval, end_advantage,  # noqa: E402
+                                    follows_ranking_rule, only_turn, search)
 from concordia_ai.engine.game import Game  # noqa: E402
 from concordia_ai.lab import jobs  # noqa: E402
 
@@ -66,15 +66,6 @@ def turn_record(g, t) -> dict:
                 term=st.term, term_win=[round(x, 5) for x in st.term_win], term_vp=[round(x, 3) for x in st.term_vp],
                 term_margin=round(st.term_margin, 3), focus=t.focus, candidate=t.candidate, chosen=t.chosen,
                 win_raw=round(t.win_raw, 5), shown=round(t.win, 5))
-
-
-def follows_ranking_rule(turns) -> bool:
-    """The answer's list follows the one ranking rule (search.ranking_rule): at most one chosen turn, first,
-    then every other by win % (by VP when settled), best first."""
-    chosen = [i for i, t in enumerate(turns) if t.chosen]
-    rest = turns[len(chosen):]
-    figure = (lambda t: t.vp) if settled(turns) else (lambda t: t.win)
-    return chosen in ([], [0]) and all(figure(a) >= figure(b) for a, b in zip(rest, rest[1:]))
 
 
 def one_game(task: dict) -> dict:

@@ -93,9 +93,9 @@ def test_win_se_of_hand_built_turns_and_ranking_by_win():
     assert win_se(1.0, 8) == pytest.approx(((0.9 * 0.1) / 8) ** 0.5)          # p = (8 + 1) / (8 + 2)
     assert win_se(0.25, 98) == pytest.approx(((25.5 / 100) * (74.5 / 100) / 98) ** 0.5)
     a = TurnCandidate([1], ["a"], 1000, 0.5, 0.60, 20, 1, win_se(0.60, 1000))
-    b = TurnCandidate([2], ["b"], 5, 0.5, 0.80, 20, 1, win_se(0.80, 5))        # higher, but thin: its figure
-    c = TurnCandidate([3], ["c"], 900, 0.5, 0.62, 20, 1, win_se(0.62, 900))   # ranks it (its error says thin)
-    assert [t.texts for t in rank_turns([a, b, c])] == [["b"], ["c"], ["a"]]
+    b = TurnCandidate([2], ["b"], 5, 0.5, 0.80, 20, 1, win_se(0.80, 5))        # higher, but thin: after the firm
+    c = TurnCandidate([3], ["c"], 900, 0.5, 0.62, 20, 1, win_se(0.62, 900))
+    assert [t.texts for t in rank_turns([a, b, c])] == [["c"], ["a"], ["b"]]
 
 
 def test_merge_turns_by_the_position_reached():

@@ -47,13 +47,16 @@ def _turn(moves, win, visits=1000, focus=3, candidate=True, named=False, se=0.00
 
 
 def assert_ranking_rule(turns):
-    """The rule: at most one chosen turn, and first; every other turn by win % (VP when settled), best first."""
+    """The rule: at most one chosen turn, and first; every other turn by win % (VP when settled), best first,
+    the thin ones after the firm ones."""
+    from concordia_ai.ai.search import follows_ranking_rule, thin_bar
+    assert follows_ranking_rule(turns)
     chosen = [i for i, t in enumerate(turns) if t.chosen]
     assert chosen in ([], [0])
-    rest = turns[len(chosen):]
+    firm = [t.win for t in turns[len(chosen):] if t.visits >= thin_bar(turns)]
     from concordia_ai.ai.search import settled
-    figure = (lambda t: t.vp) if settled(turns) else (lambda t: t.win)
-    assert [figure(t) for t in rest] == sorted((figure(t) for t in rest), reverse=True)
+    if not settled(turns):
+        assert firm == sorted(firm, reverse=True)
 
 
 # ---------------------------------------------------------------- defect 1: a named turn took the top place
@@ -158,6 +161,11 @@ def test_the_cli_and_json_lists_follow_the_rule_and_name_it(tmp_path, game3):
 def test_rank_turns_orders_by_the_figure_it_names():
     turns = [_turn([1], 0.191, visits=3000), _turn([2], 0.539, visits=400), _turn([3], 0.378, visits=900)]
     assert [t.win for t in rank_turns(turns)] == [0.539, 0.378, 0.191]
+    # a turn on a few visits (under a twentieth of the most visited) ranks after the firm ones, and the rule says so
+    thin = _turn([4], 0.9, visits=100)
+    assert [t.win for t in rank_turns(turns + [thin])] == [0.539, 0.378, 0.191, 0.9]
+    assert ranking_rule(turns + [thin]).endswith("(the turns on fewer than 150 visits after the others)")
+    assert not ranking_rule(turns).endswith("after the others)")
     settled_turns = [_turn([1], 0.999, vp=97.0), _turn([2], 0.998, vp=104.0, visits=50)]
     assert [t.vp for t in rank_turns(settled_turns)] == [104.0, 97.0]
 

@@ -827,3 +827,90 @@ def test_a_real_server_refuses_bad_requests_and_answers_on(tmp_path):
         server.should_exit = True
         thread.join(5)
         sock.close()
+
+
+def test_the_history_is_the_game_files_as_concordia_log_gives_it(tmp_path):
+    """The page's log belonged to the tab (issue 26): it comes from the game file now, moves made in a
+    terminal included, and from a given move on for what changed elsewhere."""
+    c = client(tmp_path)
+    new(c)
+    game = tmp_path / "g.json"
+    run("play", game, "play Prefect", "produce Campania")
+    run("play", game, "play Architect", "move land Roma > Casinum-Roma", "build Casinum", "done")
+    h = c.get("/api/history").json()
+    log = json.loads(run("log", game, "--json").stdout)
+    assert h["moves"] == 6 and h["from"] == 0 and h["players"] == ["Ann", "Bob", "Cy"]
+    assert h["turns"] == log["turns"]
+    assert [(t["player"], t["card"], [s["text"] for s in t["steps"]]) for t in h["turns"]] == [
+        ("Ann", "Prefect", ["play Prefect", "produce Campania"]),
+        ("Bob", "Architect", ["play Architect", "move land Roma > Casinum-Roma", "build Casinum", "done"])]
+    # from the 4th move on: Bob's turn, its later steps only
+    later = c.get("/api/history?from=3").json()
+    assert [[s["move"] for s in t["steps"]] for t in later["turns"]] == [[4, 5, 6]]
+    assert c.get("/api/history?from=6").json()["turns"] == []
+    assert c.get("/api/history?from=7").status_code == 400
+    assert c.get("/api/history?from=x").status_code == 400
+
+
+@pytest.mark.parametrize("wall, noted", [(9.5, True), (7.9, False)])
+def test_a_slow_hint_says_the_cores_were_busy_as_the_cli_does(tmp_path, monkeypatch, wall, noted):
+    """Hints took 4.2-10.7 s of wall time with no word why (issue 26). A 3 s budget over 2 x 3 + 2 = 8 s of
+    wall time gets the CLI's note. The search is stubbed (a few iterations) and the clock faked: nothing
+    here depends on how long anything takes."""
+    from dataclasses import replace
+    from concordia_ai.table.budget import busy_cores_note
+    from concordia_ai.web import jobs
+    real = jobs.search
+    monkeypatch.setattr(jobs, "search", lambda game, config, stop: real(game, replace(config, seconds=0.0,
+                                                                                       iterations=60), stop))
+    times = iter([100.0, 100.0 + wall])
+    monkeypatch.setattr(jobs, "wall_clock", lambda: next(times))
+    c = client(tmp_path)
+    new(c)
+    done = wait(c, c.post("/api/hint", json={"seconds": 3, "jobs": 1}).json())
+    assert done["state"] == "done", done["error"]
+    assert done["result"]["wallSeconds"] == wall
+    note = ("The search took 9.5 s of wall time for its 3 s of CPU time per process: the cores were busy "
+            "with other work.")
+    assert (note in done["result"]["warnings"]) is noted
+    assert not any("cores were busy" in w for w in done["result"]["warnings"]) or noted
+    assert busy_cores_note(3, None, 9.5) == note          # the CLI's helper, the same words
+    assert busy_cores_note(3, None, 8.0) is None and busy_cores_note(None, 400, 99.0) is None
+
+
+def test_a_logged_game_replays_under_its_recorded_rule_options(tmp_path):
+    """The replay ignored a record's game_options, so a game of the tournament played with intermediate
+    scoring (or the wine variant) replayed under the standard rules (issue 26, found by a helper)."""
+    import json
+    from concordia_ai.ai.bots import make_bot, play_game
+    options = {"intermediate_scoring": True, "wine_variant": True}
+    played = play_game([make_bot("greedy", seed=1), make_bot("greedy", seed=2)], "italia", seed=4,
+                       record_texts=True, **options)
+    standard = play_game([make_bot("greedy", seed=1), make_bot("greedy", seed=2)], "italia", seed=4,
+                         record_texts=True)
+    assert standard.texts != played.texts       # the options change the game
+    scores = played.game.scores()
+    record = {"block": 0, "rotation": 0, "index": 0, "seed": 4, "board": "italia", "players": 2,
+              "seats": [{"bot": "greedy", "spec": "greedy"}, {"bot": "greedy", "spec": "greedy:x"}],
+              "moves": played.texts, "scores": scores, "ranking": played.game.ranking(),
+              "ranks": [1 + played.game.ranking().index(s) for s in range(2)], "winner": "greedy",
+              "game_options": options}
+    folder = tmp_path / "runs"
+    folder.mkdir()
+    (folder / "games.jsonl").write_text(json.dumps(record) + "\n")
+    c = client(tmp_path)
+    end = c.get("/api/replay", params={"file": "runs/games.jsonl", "game": 0, "at": len(played.texts)})
+    assert end.status_code == 200, end.text
+    end = end.json()
+    assert end["over"] is True and end["view"]["at"] == len(played.texts)
+    assert [p["score"] for p in end["players"]] == scores
+    assert [p["vp"] for p in end["players"]] == [s["total"] for s in scores]
+    # options a replay does not know are refused by name, the list still answers
+    for bad, error in (({"fast": True}, "game 1 of the log: unknown game option 'fast'; a replay knows wine_variant, "
+                                        "intermediate_scoring"),
+                       ({"wine_variant": "yes"}, "game 1 of the log: game option wine_variant is 'yes', not true "
+                                                 "or false")):
+        (folder / "games.jsonl").write_text(json.dumps(dict(record, game_options=bad)) + "\n")
+        r = c.get("/api/replay", params={"file": "runs/games.jsonl", "game": 0, "at": 1})
+        assert (r.status_code, r.json()) == (400, {"error": error})
+        assert c.get("/api/replay", params={"file": "runs/games.jsonl"}).status_code == 200

@@ -211,7 +211,37 @@ def test_a_move_typed_in_a_terminal_shows_on_the_page(browser, board):
     open_board(browser, board)
     run("play", board.game, "play Prefect", "produce Campania")
     settled(browser, "turn 2 (round 1): Bob's turn")
-    assert "the game file changed: updated" in text_of(browser, "#log")
+    wait_for(browser, lambda d: "(from elsewhere)" in text_of(d, "#log"))
+    assert log_lines(browser)[0] == "Ann: play Prefect; produce Campania (from elsewhere)"
+
+
+def log_lines(driver) -> list[str]:
+    return driver.execute_script("return [...document.querySelectorAll('#log .line')].map(l => l.textContent)")
+
+
+def test_the_log_is_the_game_files_history_after_a_reload(browser, board):
+    """The log belonged to the tab: it emptied on reload, and a move made elsewhere showed only as "the
+    game file changed: updated" (issue 26). Now it is the file's history, the moves of others named."""
+    run("play", board.game, "play Prefect", "produce Campania")       # in a terminal, before the page
+    open_board(browser, board)
+    wait_for(browser, lambda d: log_lines(d))
+    assert log_lines(browser) == ["turn 1, Ann: play Prefect; produce Campania"]
+    tap(browser, "hand:Architect")                                     # Bob, on the page
+    settled(browser, "architect-move")
+    tap(browser, "city:Roma", svg=True)
+    tap(browser, "route:land:Casinum-Roma", svg=True)
+    settled(browser, "architect-move")
+    click_move(browser, "done")
+    settled(browser, "Cy's turn")
+    run("play", board.game, "play Senator", "buy Prefect/I")           # Cy, in a terminal
+    wait_for(browser, lambda d: "(from elsewhere)" in text_of(d, "#log"))
+    assert log_lines(browser)[0] == "Cy: play Senator; buy Prefect/I (from elsewhere)"
+    browser.refresh()
+    settled(browser, "Cy decides now: senator")
+    wait_for(browser, lambda d: len(log_lines(d)) == 3)
+    assert log_lines(browser) == ["turn 3, Cy: play Senator; buy Prefect/I",
+                                  "turn 2, Bob: play Architect; move land Roma > Casinum-Roma; done",
+                                  "turn 1, Ann: play Prefect; produce Campania"]
 
 
 def test_a_hint_played_from_the_page(browser, board):
@@ -582,6 +612,7 @@ def test_a_refused_tap_says_why_beside_the_board(browser, board):
     tap(browser, "hand:Architect")
     settled(browser, "architect-move")
     assert refusal(browser) == ""                       # a move made: the line goes
+    browser.execute_script("window.scrollTo(0, 0)")      # the board in view (the market's tap scrolled down)
     tap(browser, "route:land:Messana-Syracusae", svg=True)
     wait_for(browser, lambda d: refusal(d))
     cli = run("play", board.game, "move land Roma > Messana-Syracusae", code=2).stderr
@@ -671,7 +702,7 @@ def test_the_end_shows_the_score_sheet_and_a_tribune_is_announced(browser, tmp_p
         assert line.endswith(f") and {coins} coin{'s' if coins != 1 else ''}")
         assert browser.find_elements(By.CSS_SELECTOR, "#log .line.announce")
         run("play", game, *texts[tribune + 1:-4])
-        wait_for(browser, lambda d: "the game file changed" in text_of(d, "#log"))
+        wait_for(browser, lambda d: "(from elsewhere)" in text_of(d, "#log"))
         idle(browser)
         tap(browser, "hand:Mercator/5")
         settled(browser, "mercator")
@@ -693,4 +724,154 @@ def test_the_end_shows_the_score_sheet_and_a_tribune_is_announced(browser, tmp_p
         browser.save_screenshot(str(DOCS / "web-end.png"))
     finally:
         browser.set_window_size(1500, 1250)
+        served.stop()
+
+
+def hit_at(driver, css: str) -> dict:
+    """What a tap at the centre of the first element matching `css` reaches: the page's own hit test
+    (elementFromPoint) and the nearest element with a tap target, the point in window coordinates."""
+    return driver.execute_script(
+        "const e = document.querySelector(arguments[0]); if (!e) return null; e.scrollIntoView({block: 'center'});"
+        "const r = e.getBoundingClientRect(); const x = r.left + r.width / 2, y = r.top + r.height / 2;"
+        "const hit = document.elementFromPoint(x, y); const t = hit && hit.closest('[data-el]');"
+        "return {x, y, el: t ? t.getAttribute('data-el') : null, tag: hit ? hit.tagName + '.' + hit.getAttribute('class') : null};",
+        css)
+
+
+def real_tap(driver, x: float, y: float):
+    """A tap as a person makes it: a pointer press and release at a window point (the browser's hit test)."""
+    for kind in ("mousePressed", "mouseReleased"):
+        driver.execute_cdp_cmd("Input.dispatchMouseEvent", {"type": kind, "x": x, "y": y, "button": "left",
+                                                            "clickCount": 1})
+
+
+def test_a_province_is_chosen_by_its_label_and_its_bonus_marker(browser, board):
+    """During a Prefect the route lines over a province caught the tap (its centre, its name, the bonus
+    markers of Umbria, Aemilia and Apulia) and the name did not react at all (issue 26)."""
+    run("play", board.game, "play Prefect", "produce Campania")
+    open_board(browser, board)
+    tap(browser, "hand:Prefect")                  # Bob's Prefect
+    settled(browser, "Bob decides now: prefect")
+    provinces = [m["text"].split(" ", 1)[1] for m in api_get(board, "/api/state")["moves"]
+                 if m["text"].startswith("produce ")]
+    assert {"Umbria", "Aemilia", "Apulia", "Venetia", "Sicilia"} <= set(provinces)
+    for name in provinces:
+        group = f'#board [data-el="province:{name}"]'
+        for part in (".province-name", ".marker"):
+            hit = hit_at(browser, f"{group} {part}")
+            assert hit is not None, (name, part)
+            assert hit["el"] == f"province:{name}", (name, part, hit)
+    # a real tap on a name, and on a bonus marker under a route line, makes the move
+    hit = hit_at(browser, '#board [data-el="province:Umbria"] .province-name')
+    real_tap(browser, hit["x"], hit["y"])
+    settled(browser, "Cy's turn")
+    assert json.loads(board.game.read_text())["moves"][-1] == "produce Umbria"
+    browser.find_element(By.ID, "undo").click()
+    settled(browser, "Bob decides now: prefect")
+    hit = hit_at(browser, '#board [data-el="province:Aemilia"] .marker')
+    real_tap(browser, hit["x"], hit["y"])
+    settled(browser, "Cy's turn")
+    assert json.loads(board.game.read_text())["moves"][-1] == "produce Aemilia"
+    # outside a province choice the routes still take their taps (the Architect's, and why one is refused)
+    browser.find_element(By.ID, "undo-turn").click()
+    settled(browser, "Bob decides now: play")
+    assert "province-choice" not in browser.execute_script("return document.querySelector('#board svg').getAttribute('class')")
+
+
+def in_view(driver, css: str) -> dict:
+    """Whether the element matching `css` lies wholly within the window (its bounding rect), unscrolled."""
+    return driver.execute_script(
+        "const e = document.querySelector(arguments[0]); if (!e) return {found: false};"
+        "const r = e.getBoundingClientRect();"
+        "return {found: true, inside: r.width > 0 && r.height > 0 && r.top >= 0 && r.left >= 0 &&"
+        " r.bottom <= window.innerHeight + 0.5 && r.right <= window.innerWidth + 0.5,"
+        " rect: [r.left, r.top, r.right, r.bottom], window: [window.innerWidth, window.innerHeight]};", css)
+
+
+def window_size(driver, width: int, height: int):
+    """The window's inner size (what the page lays out in), set through the outer size."""
+    outer = [width, height]
+    for _ in range(6):
+        driver.set_window_size(*outer)
+        time.sleep(0.1)
+        inner = driver.execute_script("return [window.innerWidth, window.innerHeight]")
+        if inner == [width, height]:
+            return
+        outer = [outer[0] + width - inner[0], outer[1] + height - inner[1]]
+    raise AssertionError(f"the window's inner size stays {inner}, not {[width, height]}")
+
+
+def test_a_tablet_shows_the_board_the_hand_and_the_hints_together_and_a_phone_stacks_them(browser, board):
+    """At 1280x900 the hands were below the fold though the prompt said "(below)", only hint #1 was in view,
+    and Roma's colonists were a pile hard to count (issue 26)."""
+    try:
+        window_size(browser, 1280, 800)
+        assert browser.execute_script("return [window.innerWidth, window.innerHeight]") == [1280, 800]
+        open_board(browser, board)
+        idle(browser)
+        choose_budget(browser, "hint-budget", "it:300")
+        browser.find_element(By.ID, "hint-go").click()
+        wait_for(browser, lambda d: len(d.find_elements(By.CSS_SELECTOR, "#hint-turns .turn-row")) == 5)
+        idle(browser)
+        browser.execute_script("window.scrollTo(0, 0)")
+        for css in ("#board svg", "#decider-hand", '#decider-hand [data-el="hand:Architect"]',
+                    '#hint-turns .turn-row[data-turn="0"]', '#hint-turns .turn-row[data-turn="1"]',
+                    '#hint-turns .turn-row[data-turn="2"]', "#decide .moves"):
+            seen = in_view(browser, css)
+            assert seen["found"] and seen["inside"], (css, seen)
+        assert browser.find_element(By.ID, "decider-hand").get_attribute("data-player") == "Ann"
+        assert "(below)" not in text_of(browser, "#decide")
+        # the board is not squeezed: it takes most of the window's width
+        rect = in_view(browser, "#board svg")["rect"]
+        assert rect[2] - rect[0] >= 0.6 * 1280
+        # Roma's colonists: one figure per player and kind, with a count, not a pile
+        assert text_of(browser, '#board .pawns[data-el="city:Roma"] .pawn-count') == "×6"
+        browser.save_screenshot(str(DOCS / "web-tablet.png"))
+        # the hand in the side panel is tapped as the one below
+        tap(browser, "hand:Architect")
+        settled(browser, "architect-move")
+        # a phone: stacked, nothing wider than the window
+        window_size(browser, 390, 844)
+        idle(browser)
+        wide = browser.execute_script(
+            "return [document.documentElement.scrollWidth, window.innerWidth,"
+            " [...document.querySelectorAll('body *')].filter(e => e.getBoundingClientRect().right > window.innerWidth + 0.5)"
+            "  .slice(0, 5).map(e => e.tagName + '.' + e.className)]")
+        assert wide[0] <= wide[1], wide
+        board_rect = in_view(browser, "#board svg")["rect"]
+        side = browser.execute_script("return document.querySelector('aside.side').getBoundingClientRect().top")
+        assert side >= board_rect[3] - 0.5         # the side panel under the board, not beside it,
+        players = browser.execute_script("return document.querySelector('section.players').getBoundingClientRect().top")
+        assert players > side                      # and the players under the decision
+        browser.save_screenshot(str(DOCS / "web-phone.png"))
+    finally:
+        browser.set_window_size(1500, 1250)
+
+
+def test_a_card_bought_as_mercator_ii_is_explained_under_the_hand(browser, tmp_path):
+    """The hand shows Mercator/5 for a card bought as Mercator/II (a hand holds card kinds; the deck of a
+    bought card is not kept). `concordia show` says so in a line; the page says it under the hand, visibly
+    (a tooltip shows nowhere on a touch screen) (issue 26)."""
+    from concordia_ai.engine.game import Game
+    game = tmp_path / "g.json"
+    cities = Game.new("imperium", 3, seed=1).to_json()["cities"]
+    display = ["Diplomat/I", "Mercator/I", "Farmer/I", "Smith/I", "Prefect/I", "Mason/I", "Architect/I"]
+    run("new", game, "--map", "imperium", "--names", "Ann,Bob,Cy",
+        "--cities", ",".join(f"{c}={g}" for c, g in cities.items()), "--display", ",".join(display))
+    run("play", game, "play Senator", "buy Mercator/I paying brick", "done", "reveal Colonist/I")
+    served = Board(tmp_path, game)
+    try:
+        open_board(browser, served)
+        idle(browser)
+        line = "Mercator/5 (pays 5 coins) is the card bought as Mercator/I, Mercator/II, Mercator/III or Mercator/V"
+        assert line in run("show", game).stdout
+        notes = browser.execute_script(
+            "return [...document.querySelectorAll('.player .bought-note')].map(n => [n.closest('.player')"
+            ".querySelector('.p-name').textContent, n.textContent, n.getBoundingClientRect().height > 0])")
+        assert len(notes) == 1 and notes[0][0] == "Ann" and notes[0][2], notes
+        assert notes[0][1].endswith(line) and "a bought card's deck is not kept" in notes[0][1]
+        state = api_get(served, "/api/state")
+        assert [p["boughtAs"] for p in state["players"]] == [[line], [], []]
+        assert "Mercator/5" in state["players"][0]["hand"]
+    finally:
         served.stop()

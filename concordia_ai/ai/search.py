@@ -468,27 +468,51 @@ def end_advantage(game, moves: list[int]) -> float:
     return v[seat] - max(x for q, x in enumerate(v) if q != seat)
 
 
+THIN_VISITS = 10      # a listed turn on fewer visits than this, or than a twentieth of the most visited, is thin
+
+
+def thin_bar(turns: list[TurnCandidate]) -> int:
+    """The visits under which a turn of the list is thin: its figure is too rough to rank it among the others."""
+    most = max((t.visits for t in turns), default=0)
+    return max(THIN_VISITS, (most + 19) // 20)
+
+
 def ranking_rule(turns: list[TurnCandidate]) -> str:
     """The one ranking rule, in words, as the list at hand follows it (rank_turns)."""
     figure = "expected VP (the winner is settled)" if settled(turns) else "win %"
+    bar = thin_bar(turns)
+    thin = any(t.visits < bar and not t.chosen for t in turns)
+    tail = f" (the turns on fewer than {bar} visits after the others)" if thin else ""
     if turns and turns[0].chosen and turns[0].visits > 0:
         return (f"the final choice's turn first (sequential halving over whole turns by win %; among the turns "
                 f"within noise of the best finalist, the better end position), then the others by {figure}, best "
-                f"first")
-    return f"by {figure}, best first"
+                f"first{tail}")
+    return f"by {figure}, best first{tail}"
 
 
 def rank_turns(turns: list[TurnCandidate]) -> list[TurnCandidate]:
     """The one ranking rule (ranking_rule): the final choice's pick first when the final choice ran, then
     every other turn by its shown win share, higher first (by expected VP when the winner is settled), ties
-    by visits."""
+    by visits; the thin turns (thin_bar) come after the others, in the same order among themselves."""
     chosen = [t for t in turns if t.chosen][:1]
     rest = [t for t in turns if t not in chosen]
+    bar = thin_bar(turns)
     if settled(turns):
-        rest.sort(key=lambda t: (t.vp, t.win, t.visits), reverse=True)
+        rest.sort(key=lambda t: (t.visits >= bar, t.vp, t.win, t.visits), reverse=True)
     else:
-        rest.sort(key=lambda t: (t.win, t.vp, t.visits), reverse=True)
+        rest.sort(key=lambda t: (t.visits >= bar, t.win, t.vp, t.visits), reverse=True)
     return chosen + rest
+
+
+def follows_ranking_rule(turns: list[TurnCandidate]) -> bool:
+    """Does a list follow the one ranking rule? At most one chosen turn, first; then the firm turns, then the
+    thin ones, each by win % (by VP when settled), best first. (The check of scripts and tests.)"""
+    chosen = [i for i, t in enumerate(turns) if t.chosen]
+    rest = turns[len(chosen):]
+    bar = thin_bar(turns)
+    figure = (lambda t: t.vp) if settled(turns) else (lambda t: t.win)
+    keys = [(t.visits >= bar, figure(t)) for t in rest]
+    return chosen in ([], [0]) and all(a >= b for a, b in zip(keys, keys[1:]))
 
 
 def settled(turns: list[TurnCandidate]) -> bool:

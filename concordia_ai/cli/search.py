@@ -208,9 +208,10 @@ def _turn_hint(game_file, game, result, config, described, top, judgement, as_js
                 click.echo(line)
     if judged:
         click.echo(_judgement_text(judged))
-    if config.seconds and not config.iterations and wall and wall > 2 * config.seconds + 2:
-        warnings = warnings + [f"The search took {wall:.1f} s of wall time for its {config.seconds:g} s of CPU "
-                               f"time per process: the cores were busy with other work."]
+    from ..table.budget import busy_cores_note
+    busy = busy_cores_note(config.seconds, config.iterations, wall)
+    if busy:
+        warnings = warnings + [busy]
     for w in warnings:
         click.echo(f"note: {w}")
 

@@ -67,13 +67,8 @@ def log(game_file, player, as_json):
         _echo_json({"file": game_file, "players": gf.game.names, "moves": len(gf.moves),
                     "start": {"turn": start + 1, "round": start // initial.n_players + 1,
                               "phase": initial.phase},
-                    "turns": [_turn_json(t) for t in turns]})
+                    "turns": [history.turn_json(t) for t in turns]})
         return
     click.echo(render.log_table(gf.game, turns, len(gf.moves), start, player))
 
 
-def _turn_json(t: history.Turn) -> dict:
-    return {"turn": t.number + 1, "round": t.round, "player": t.player, "card": t.card,
-            "first_move": t.first_move + 1, "complete": t.complete, "begun_before": t.begun_before,
-            "steps": [{"move": s.index + 1, "text": s.text, "decider": s.decider, "reveal": s.reveal}
-                      for s in t.steps]}

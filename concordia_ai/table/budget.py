@@ -65,3 +65,13 @@ def search_budget(seconds, iterations, jobs, options: dict | None = None, defaul
     else:
         text = f"{opts['iterations']} iterations in each of {threads}"
     return opts, text
+
+
+def busy_cores_note(seconds: float | None, iterations: int | None, wall: float | None) -> str | None:
+    """The note of a time budget's search that took far longer than its budget (more than 2 x its CPU
+    seconds + 2 s of wall time): the cores were busy with other work. `concordia hint` and the board's
+    hint give it in these words; None when there is nothing to say (an iteration budget has no clock)."""
+    if not seconds or iterations or wall is None or wall <= 2 * seconds + 2:
+        return None
+    return (f"The search took {wall:.1f} s of wall time for its {seconds:g} s of CPU time per process: the cores "
+            f"were busy with other work.")

@@ -64,6 +64,15 @@ def turns(initial: Game, moves: list[str]) -> list[Turn]:
     return out
 
 
+def turn_json(t: Turn) -> dict:
+    """A turn as `concordia log --json` prints it (and the board's /api/history serves it): moves numbered
+    from 1 as in the file."""
+    return {"turn": t.number + 1, "round": t.round, "player": t.player, "card": t.card,
+            "first_move": t.first_move + 1, "complete": t.complete, "begun_before": t.begun_before,
+            "steps": [{"move": s.index + 1, "text": s.text, "decider": s.decider, "reveal": s.reveal}
+                      for s in t.steps]}
+
+
 def _card_in_progress(g: Game) -> str | None:
     """The card being resolved in a position that starts inside a turn (the copied card after a Diplomat)."""
     return g.to_json()["turn"]["card"] if g.phase not in ("play", "over") else None

@@ -117,6 +117,22 @@ class Board:
         return page_state(game, file=self.guard.relative(self.path), moves=at,
                           view={"kind": "position", "at": at, "of": len(gf.moves)})
 
+    def history(self, query: dict) -> dict:
+        """The game file's moves by turn, as `concordia log --json` gives them (table.history), from the
+        `from`-th move on (0: all): the page's log after a reload, and the moves made elsewhere (another
+        tab, a terminal) since the page last looked. A turn begun before `from` lists its later steps only."""
+        gf = self.load()
+        start = bounded_int(query.get("from", 0), "from", 0, len(gf.moves), query=True)
+        turns = []
+        for t in history.turns(Game.from_json(gf.initial), gf.moves):
+            if t.steps[-1].index < start:
+                continue
+            out = history.turn_json(t)
+            out["steps"] = [x for x in out["steps"] if x["move"] > start]
+            turns.append(out)
+        return {"file": self.guard.relative(self.path), "moves": len(gf.moves), "from": start,
+                "players": list(gf.game.names), "turns": turns}
+
     def why(self, query: dict) -> dict:
         """Why a tap on the element `el` makes no legal move now (`alt`: what it stands for too, a city's
         province; `selected`: the elements tapped before it, comma-separated), in the words the CLI uses

@@ -150,6 +150,7 @@ def create_app(folder: str, game_file: str | None = None, host: str = "127.0.0.1
         Route("/api/boardinfo", get(board.board_info)),
         Route("/api/view", get(board.view)),
         Route("/api/why", get(board.why)),
+        Route("/api/history", get(board.history)),
         Route("/api/replay", get(board.replay)),
         Route("/api/job", get(board.job)),
         Route("/api/open", post(lambda b: board.open(b.get("file"))), methods=["POST"]),

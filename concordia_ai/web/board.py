@@ -136,7 +136,10 @@ def _provinces(game, pos, geo, routes) -> list[str]:
         spots = geo.provinces.get(name, {})
         if "label" in spots:
             x, y = spots["label"]
-            out.append(f'<text x="{x}" y="{y}" class="province-name">{escape(name.upper())}</text>')
+            half = 5.8 * len(name) + 4      # the label's box catches a tap as the region does (its letters are thin)
+            out.append(f'<rect x="{round(x - half, 1)}" y="{round(y - 15, 1)}" width="{round(2 * half, 1)}" '
+                       f'height="20" rx="4" class="label-hit"/>'
+                       f'<text x="{x}" y="{y}" class="province-name">{escape(name.upper())}</text>')
         if "marker" in spots:       # the banner (or the key's square) in the province's colour
             x, y = spots["marker"]
             out.append(f'<rect x="{x - 15}" y="{y - 17}" width="30" height="34" rx="6" class="banner" fill="{tint}"/>')
@@ -254,19 +257,8 @@ def _colonists(game, pos, geo, routes) -> list[str]:
             length = math.hypot(xz - xa, yz - ya) or 1.0
             ux, uy = (xz - xa) / length, (yz - ya) / length
             el = f' data-el="{escape(route_id(place, sea))}"'
-        elif place in geo.points:       # in a city (Roma at the start): a block of pawns where there is room
-            x, y = geo.points[place]
-            rows = 2 if len(who) > 3 else 1
-            cols = math.ceil(len(who) / rows)
-            bx, by = _free_side(geo, place, cols * 16, rows * 18)
-            out.append(f'<g class="el pawns" data-el="{escape("city:" + place)}">')
-            out.append(f'<rect x="{round(bx - 3, 1)}" y="{round(by - 18, 1)}" width="{cols * 16 + 6}" '
-                       f'height="{rows * 18 + 9}" rx="7" class="pawn-bed"/>')
-            for k, (seat, kind) in enumerate(sorted(who, key=lambda sk: (sk[1], sk[0]))):
-                px = round(bx + 8 + (k % cols) * 16, 1)
-                py = round(by + (k // cols) * 18, 1)
-                out.append(_pawn(px, py, seat, kind, game.names[seat]))
-            out.append("</g>")
+        elif place in geo.points:       # in a city (Roma at the start): a small table of pawns beside it
+            out += _city_cluster(geo, place, who, game.names)
             continue
         else:
             continue
@@ -280,6 +272,40 @@ def _colonists(game, pos, geo, routes) -> list[str]:
             px, py = round(cx + ux * off, 1), round(cy + uy * off, 1)
             out.append(_pawn(px, py, seat, kind, game.names[seat]))
         out.append("</g>")
+    out.append("</g>")
+    return out
+
+
+def _city_cluster(geo, city: str, who: list[tuple[int, str]], names: list[str]) -> list[str]:
+    """The colonists in a city: a column per player, its land colonists above its sea colonists, one
+    figure per kind with "×n" beside it when there are more, and the cluster's total ("×6") on its top
+    edge, so the count is read, not guessed from a pile."""
+    counts: dict[tuple[int, str], int] = {}
+    for seat, kind in who:
+        counts[(seat, kind)] = counts.get((seat, kind), 0) + 1
+    seats = sorted({seat for seat, _ in who})
+    kinds = [k for k in ("land", "sea") if any(kind == k for _, kind in who)]
+    many = any(n > 1 for n in counts.values())
+    step = 26 if many else 18           # room for a "×n" beside a figure
+    cols, rows = len(seats), len(kinds)
+    bx, by = _free_side(geo, city, cols * step, rows * 20)
+    total = len(who)
+    tip = escape(f"{city}: {total} colonist{'s' if total != 1 else ''} ("
+                 + ", ".join(f"{names[seat]} {counts[(seat, k)]} {k}" for seat in seats for k in kinds
+                             if (seat, k) in counts) + ")")
+    out = [f'<g class="el pawns" data-el="{escape("city:" + city)}"><title>{tip}</title>',
+           f'<rect x="{round(bx - 3, 1)}" y="{round(by - 18, 1)}" width="{cols * step + 6}" '
+           f'height="{rows * 20 + 7}" rx="7" class="pawn-bed"/>']
+    for c, seat in enumerate(seats):
+        for r, kind in enumerate(kinds):
+            n = counts.get((seat, kind), 0)
+            if not n:
+                continue
+            px, py = round(bx + 8 + c * step, 1), round(by + r * 20, 1)
+            out.append(_pawn(px, py, seat, kind, names[seat]))
+            if n > 1:
+                out.append(f'<text x="{round(px + 9, 1)}" y="{round(py + 5, 1)}" class="pawn-n">×{n}</text>')
+    out.append(f'<text x="{round(bx + cols * step / 2, 1)}" y="{round(by - 21, 1)}" class="pawn-count">×{total}</text>')
     out.append("</g>")
     return out
 

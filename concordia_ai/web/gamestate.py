@@ -42,6 +42,8 @@ def page_state(game: Game, *, file: str | None = None, moves: int | None = None,
             "space": {"used": sum(p["goods"].values()) + sum(home.values()), "of": 12},
             "colonistsHome": {"land": home["land"], "sea": home["sea"]},
             "hand": dict(p["hand"]), "discard": dict(p["discard"]), "top": p["top"],
+            # a card held by its kind (Mercator/5) that the display sold as Mercator/II: the line of `show`
+            "boughtAs": render.bought_names(game, set(p["hand"]) | set(p["discard"])),
             "houses": len(p["houses"]), "vp": scores[seat]["total"], "score": scores[seat],
             "win": None if wins is None else wins[seat],
             "isTurn": not game.is_over and turn["player"] == p["name"],

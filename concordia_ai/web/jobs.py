@@ -23,6 +23,7 @@ from ..table import review as rv
 from . import targets
 from .security import WebError
 
+wall_clock = time.monotonic     # a hint's wall time (its note when the cores were busy); tests stub it
 MAX_RUNNING = 2           # searches at once (this machine's other work needs its cores too)
 KEEP_FINISHED = 20
 
@@ -114,12 +115,18 @@ def hint_work(game: Game, config: SearchConfig, top: int):
         total = config.seconds if config.seconds and not config.iterations else None
         watcher = threading.Thread(target=_clock, args=(job, total), daemon=True)
         watcher.start()
+        t0 = wall_clock()
         result = search(game, config, job.stop)
+        wall = wall_clock() - t0
         turns = analyze.turn_dicts(game, result, top)
         for t, cand in zip(turns, result.turns):
             t["targets"] = turn_targets(game, cand.moves)
         warnings = hint_warnings(result.turns, result.searches) + list(result.notes)
+        busy = budget.busy_cores_note(config.seconds, config.iterations, wall)     # as `concordia hint` says it
+        if busy:
+            warnings.append(busy)
         return {"player": game.names[game.decider], "turns": turns, "iterations": result.iterations,
+                "wallSeconds": round(wall, 2),
                 "warnings": warnings, "order": ranking_rule(result.turns),
                 "seats": result.turns[0].seats if result.turns else [],
                 "seatsLabel": "after the hint's top turn (the hint's final-result model)"}

@@ -1,7 +1,8 @@
 """Replays: the games of a tournament log (`games.jsonl`, lab.tournament), stepped through move by move.
 
-A logged game is its board, player count, seed and moves: the deal is played again from the seed
-(Game.new draws the same city goods and stack), then the first `at` moves are applied. The log's reader
+A logged game is its board, player count, seed, rule options and moves: the deal is played again from
+the seed under the options the tournament gave Game.new (the same city goods and stack, the same rules),
+then the first `at` moves are applied. The log's reader
 (lab.tournament.read_log) checks the fields that rating and the list of games need; a replay needs the
 seed and the moves as well, checked here per game, so one record without them is refused on its own
 while the list of the log's games still answers.
@@ -62,11 +63,30 @@ def replay_fields(record: dict, game: int) -> tuple[int, list[str]]:
     return seed, moves
 
 
+GAME_OPTIONS = ("wine_variant", "intermediate_scoring")      # Game.new's rule options, as a tournament passes them
+
+
+def game_options(record: dict, game: int) -> dict:
+    """The rule options a logged game was played under (its record's `game_options`, which the tournament
+    passed to Game.new: the wine variant, intermediate scoring); none recorded: the standard rules."""
+    options = record.get("game_options") or {}
+    where = f"game {game} of the log"
+    if not isinstance(options, dict):
+        raise WebError(400, f"{where}: game_options is not an object of rule options ({', '.join(GAME_OPTIONS)})")
+    for key, value in options.items():
+        if key not in GAME_OPTIONS:
+            raise WebError(400, f"{where}: unknown game option {limits.shown(key)}; a replay knows "
+                                f"{', '.join(GAME_OPTIONS)}")
+        if not isinstance(value, bool):
+            raise WebError(400, f"{where}: game option {key} is {limits.shown(value)}, not true or false")
+    return dict(options)
+
+
 def position(record: dict, at: int, number: int = 1) -> tuple[Game, int]:
     """The game after the first `at` moves of a logged game (`at` clipped to the game's length);
     `number` is the game's place in the log (1-based), for messages."""
     seed, moves = replay_fields(record, number)
-    game = Game.new(record["board"], record["players"], seed, player_names(record))
+    game = Game.new(record["board"], record["players"], seed, player_names(record), **game_options(record, number))
     at = max(0, min(at, len(moves)))
     for i, text in enumerate(moves[:at]):
         try:

@@ -15,6 +15,8 @@ const S = {
   replay: null,       // {file, games, game, at, of}
   busy: false,
   log: [],
+  logOf: null,        // the game file whose history the log holds (GET /api/history)
+  logMoves: 0,        // how many of its moves the log has accounted for
   refusal: null,      // why the last tap made no move (the server's line, web/why.py), shown above the board
 };
 
@@ -65,12 +67,63 @@ function count(n, one, many) { return `${n} ${n === 1 ? one : many}`; }
 function pct(x) { return x === null || x === undefined ? "–" : (100 * x).toFixed(1); }
 function signed(x) { return (x >= 0 ? "+" : "") + x.toFixed(1); }
 
+const LOG_LINES = 80;
+
 function say(lines, kind) {
   for (const line of [].concat(lines || [])) {
     S.log.unshift({text: line, kind: kind || (line.startsWith("announce:") ? "announce" : "info")});
   }
-  S.log = S.log.slice(0, 40);
+  S.log = S.log.slice(0, LOG_LINES);
   drawLog();
+}
+
+// The log comes from the game file's history (GET /api/history, as `concordia log`): its turns when a game
+// is opened or the page reloaded, and the moves made elsewhere (another tab, a terminal) when the file
+// changes, named by who made them. `elsewhere`: s was read after a change this tab did not make.
+function trackLog(s, elsewhere) {
+  if (S.logOf !== s.file) {
+    S.logOf = s.file;
+    S.logMoves = s.moveCount;
+    const file = s.file, upTo = s.moveCount;
+    if (upTo) background(() => loadHistory(file, upTo));
+    return;
+  }
+  if (elsewhere && s.moveCount !== S.logMoves) {
+    const file = s.file, from = S.logMoves, upTo = s.moveCount;
+    background(() => movesElsewhere(file, from, upTo));
+  }
+  S.logMoves = s.moveCount;
+}
+
+async function loadHistory(file, upTo) {
+  const r = await api("/api/history");
+  if (S.logOf !== file) return;
+  const lines = [];
+  for (const t of r.turns) {
+    const steps = t.steps.filter(x => x.move <= upTo).map(x => x.text);
+    if (steps.length) lines.push({text: `turn ${t.turn}, ${t.player}: ${steps.join("; ")}`, kind: "history"});
+  }
+  S.log = S.log.concat(lines.reverse()).slice(0, LOG_LINES);     // older than anything said since
+  drawLog();
+}
+
+async function movesElsewhere(file, from, upTo) {
+  if (upTo < from) {
+    say(`${count(from - upTo, "move", "moves")} taken back elsewhere (another tab or a terminal)`, "elsewhere");
+    return;
+  }
+  const r = await api(`/api/history?from=${from}`);
+  if (S.logOf !== file) return;
+  const lines = [];
+  for (const t of r.turns) {       // consecutive steps of one decider on one line: "Bob: play Senator; buy …"
+    let run = null;
+    for (const x of t.steps.filter(x => x.move <= upTo)) {
+      const who = x.reveal ? "reveal" : x.decider;
+      if (!run || run.who !== who) { run = {who, texts: []}; lines.push(run); }
+      run.texts.push(x.reveal ? x.text.replace(/^reveal /, "") : x.text);
+    }
+  }
+  say(lines.map(l => `${l.who === "reveal" ? "revealed" : l.who + ":"} ${l.texts.join("; ")} (from elsewhere)`), "elsewhere");
 }
 
 async function background(fn) {      // a search: the board stays usable while it runs
@@ -84,7 +137,7 @@ async function act(fn) {
   try { await fn(); } catch (e) {
     say(e.message, "error");
     if (e.status === 409 && S.live) {      // the game moved on elsewhere: show it as it is now
-      try { S.hint = null; show(await api("/api/state")); } catch (e2) { say(e2.message, "error"); }
+      try { S.hint = null; show(await api("/api/state"), true); } catch (e2) { say(e2.message, "error"); }
     }
   } finally { S.busy = false; document.body.classList.remove("busy"); }
 }
@@ -96,13 +149,14 @@ async function load() {
   show(s);
 }
 
-function show(s) {
+function show(s, elsewhere) {
   const ended = !s.view && s.over && S.live && !S.live.over;    // the move just recorded ended the game
   S.state = s;
   if (!s.view) S.live = s;
   S.selected = [];
   S.refusal = null;
   if (s.lines) say(s.lines);
+  if (!s.view && s.file) trackLog(s, elsewhere);
   draw();
   if (ended) document.getElementById("score-sheet").scrollIntoView({block: "start"});
 }
@@ -114,6 +168,7 @@ async function poll() {
     if (S.live && v.file !== S.live.file) {     // another tab left this game (New game) or opened another
       const left = S.live.file;
       S.live = null; S.state = null; S.hint = null; S.review = null; S.replay = null; S.selected = [];
+      S.logOf = null;
       await load();
       say(`${left} was left in another tab of this board; it is still on disk`);
       return;
@@ -122,7 +177,8 @@ async function poll() {
       const s = await api("/api/state");
       const viewing = S.state && S.state.view;
       S.live = s;
-      if (!viewing) { S.state = s; S.selected = []; S.hint = null; draw(); say("the game file changed: updated"); }
+      trackLog(s, true);       // the moves made there, in the log
+      if (!viewing) { S.state = s; S.selected = []; S.hint = null; draw(); }
     }
   } catch (e) { /* the next poll tries again */ }
 }
@@ -134,13 +190,14 @@ function draw() {
   app.replaceChildren(...[
     header(s),
     h("main", {class: "layout"},
-      h("section", {class: "board-wrap"}, viewBanner(s), refusalLine(), h("div", {id: "board", class: "board-box"})),
+      h("section", {class: "board-wrap"}, viewBanner(s), refusalLine(), h("div", {id: "board", class: "board-box"}),
+        playersPanel(s)),       // the players under the board: in view with it on a wide window
       h("aside", {class: "side"}, decisionPanel(s), hintPanel(), h("div", {id: "log", class: "log"}))),
     scoreSheet(s),
     marketPanel(s),
-    playersPanel(s),
     reviewPanel(),
     replayPanel()].filter(Boolean));
+  fitToWindow();
   const box = document.getElementById("board");
   box.innerHTML = s.svg;              // drawn and escaped by the server (web/board.py)
   box.addEventListener("click", onTap);
@@ -149,6 +206,14 @@ function draw() {
   drawLog();
   drawChart();
 }
+
+// The board and the side panel fill the window below the header (app.css, wide windows): the header's
+// height, which wraps with the window's width, is handed to the CSS
+function fitToWindow() {
+  const top = document.querySelector("header.top");
+  if (top) document.documentElement.style.setProperty("--head", `${top.offsetHeight}px`);
+}
+window.addEventListener("resize", fitToWindow);
 
 function header(s) {
   const live = !s.view;
@@ -195,6 +260,7 @@ function viewBanner(s) {
 async function newGame() {
   const f = await api("/api/close", {});
   S.live = null; S.state = null; S.hint = null; S.review = null; S.replay = null; S.selected = [];
+  S.logOf = null;
   drawStart(f);
 }
 
@@ -204,7 +270,7 @@ function backToGame() {
 
 // ------------------------------------------------------------------ the decision of the moment
 function decisionPanel(s) {
-  const box = h("section", {class: "panel decide", id: "decide"});
+  const box = h("section", {class: "panel decide panel-tap", id: "decide"});
   if (s.over) {        // the final ranking (the players' win bars are left out then)
     const bySeat = Object.fromEntries(s.players.map(p => [p.name, p]));
     box.append(h("h2", {}, "Game over"),
@@ -225,6 +291,7 @@ function decisionPanel(s) {
     box.append(revealPicker(s));
   } else {
     box.append(h("p", {class: "help"}, tapHelp(s)));
+    box.append(deciderHand(s));
   }
   const cands = candidates();
   if (S.selected.length) {
@@ -265,9 +332,33 @@ function scoreSheet(s) {
     h("p", {class: "help"}, "ties: the Praefectus Magnus order, as concordia score ranks them"));
 }
 
+// The deciding player's hand in the decision panel, beside the board (the players' panels are below it):
+// the cards to tap for a card play, and where a hint lights its card up
+function deciderHand(s) {
+  const p = s.players.find(x => x.decides);
+  if (!p) return null;
+  return h("div", {class: "decider-hand", id: "decider-hand", "data-player": p.name},
+    h("div", {class: "p-row hand"}, h("span", {class: "help"}, `${p.name}'s hand:`), handCards(s, p)), boughtNote(p));
+}
+
+// A card bought as Mercator/II is held as Mercator/5: a hand holds card kinds and a bought card's deck is
+// not kept. The line `concordia show` prints, visible under the hand (a tooltip shows nowhere on touch).
+function boughtNote(p) {
+  if (!p.boughtAs || !p.boughtAs.length) return null;
+  return h("div", {class: "bought-note"}, "A hand names a card by its kind, as play takes it; a bought card's deck " +
+    "is not kept: ", p.boughtAs.join("; "));
+}
+
+function handCards(s, p) {
+  return Object.entries(p.hand).map(([label, n]) =>
+    h("span", {class: `hand-card el god-edge-${(s.gods[label] || "").toLowerCase()}`,
+               "data-el": s.decider === p.name ? `hand:${label}` : `held:${p.name}:${label}`, title: s.gods[label] || null},
+      label, n > 1 ? h("b", {}, ` ×${n}`) : null));
+}
+
 function tapHelp(s) {
   const p = s.phase;
-  if (p === "play") return "Tap a card in the hand of " + s.decider + " (below), or pick it from the list.";
+  if (p === "play") return "Tap a card in the hand of " + s.decider + ", or pick it from the list.";
   if (p === "architect-move") return "Tap a colonist's place, then the route it moves to; tap a city to build.";
   if (p === "architect-build") return "Tap the cities to build in, then done.";
   if (p === "prefect") return "Tap a province to produce there, or take the cash.";
@@ -372,6 +463,8 @@ function light(only, cls) {
   const ids = new Set();
   const cands = S.selected.length ? candidates() : s.moves;
   for (const m of cands) for (const t of m.targets) ids.add(t);
+  const svg = document.querySelector("#board svg");     // a province to choose: only targets catch taps over it
+  if (svg) svg.classList.toggle("province-choice", [...ids].some(id => id.startsWith("province:")));
   for (const id of S.selected) ids.delete(id);
   mark([...ids], S.selected.length ? "next" : "legal");
   mark(S.selected, "sel");
@@ -448,10 +541,7 @@ function playersPanel(s) {
   const source = fig ? h("div", {class: "win-source", id: "win-source", "data-source": fig.source},
     "win bars: ", fig.label) : null;
   return h("section", {class: "players panel-tap"}, source, s.players.map(p => {
-    const hand = Object.entries(p.hand).map(([label, n]) =>
-      h("span", {class: `hand-card el god-edge-${(s.gods[label] || "").toLowerCase()}`,
-                 "data-el": s.decider === p.name ? `hand:${label}` : `held:${p.name}:${label}`, title: s.gods[label] || null},
-        label, n > 1 ? h("b", {}, ` ×${n}`) : null));
+    const hand = handCards(s, p);
     const goods = GOODS.map(g => h("span", {class: "good el" + (p.goods[g] ? "" : " none"),
                                             "data-el": s.decider === p.name ? `good:${g}` : null},
       goodDot(g), h("b", {}, p.goods[g])));
@@ -476,6 +566,7 @@ function playersPanel(s) {
           `storehouse ${p.space.used}/${p.space.of}`)),
       h("div", {class: "p-row goods"}, goods),
       h("div", {class: "p-row hand"}, hand),
+      boughtNote(p),
       h("div", {class: "p-row top"}, "top discard: ",
         p.top ? h("span", {class: `hand-card el god-edge-${(s.gods[p.top] || "").toLowerCase()}`, "data-el": `top:${p.top}`},
           p.top) : h("i", {}, "none")));
@@ -512,7 +603,7 @@ function hintPanel() {
   const r = S.hint;
   if (r && r.turns) {
     const list = h("div", {class: "hint-turns", id: "hint-turns"},
-      h("div", {class: "help"}, `Whole turns for ${r.player}: ${r.order}`));
+      h("div", {class: "help"}, `Whole turns for ${r.player}:`));
     r.turns.forEach((t, i) => {
       const loss = i ? `loss ${pct(t.lossWinrate)} win % · ${t.lossVp.toFixed(1)} VP` : "best";
       const row = h("div", {class: "turn-row", "data-turn": i, "data-targets": JSON.stringify(t.targets)},
@@ -532,6 +623,7 @@ function hintPanel() {
     });
     box.append(list);
     if (r.warnings && r.warnings.length) box.append(h("ul", {class: "notes"}, r.warnings.map(w => h("li", {}, w))));
+    box.append(h("p", {class: "help", id: "hint-order"}, `the order: ${r.order}`));     // below the turns: they come first
     box.append(h("p", {class: "help"}, `${r.iterations.toLocaleString()} iterations · hover a turn to see it on the board`));
   }
   return box;
@@ -865,12 +957,14 @@ async function startGame(form, tableOf) {
   let s;
   try { s = await api("/api/new", body); } catch (e) { formError(form, e); return; }
   S.log = [];        // a new game's log starts with it: no refusal of the start page stays in it
+  S.logOf = null;
   show(s);
 }
 
 async function openFromStart(file) {
   const s = await api("/api/open", {file});
   S.log = [];
+  S.logOf = null;
   show(s);
 }
 
@@ -907,7 +1001,7 @@ function clearFormError() {      // the start page shows one refusal: the last S
 function drawLog() {
   const box = document.getElementById("log");
   if (!box) return;
-  box.replaceChildren(...S.log.slice(0, 12).map(l => h("div", {class: "line " + l.kind}, l.text)));
+  box.replaceChildren(...S.log.map(l => h("div", {class: "line " + l.kind}, l.text)));
 }
 
 document.addEventListener("keydown", ev => {
