@@ -3,7 +3,8 @@ import json
 
 from click.testing import CliRunner
 
-from concordia_ai.protocol.analyze import handle, sliced_search
+from concordia_ai.ai.sliced import sliced_search
+from concordia_ai.protocol.analyze import handle
 from concordia_ai.ai.bots import make_bot
 from concordia_ai.cli import main
 from concordia_ai.engine.game import Game

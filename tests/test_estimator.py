@@ -170,7 +170,7 @@ def test_settled_positions_rank_by_vp_and_are_not_unstable():
 
 def test_sliced_and_unsliced_answers_carry_standard_errors(mid_game):
     # issue 17: merged slices kept no sums of squares (winrateSe 0.0, winrateRaw the calibrated figure)
-    from concordia_ai.protocol.analyze import sliced_search
+    from concordia_ai.ai.sliced import sliced_search
     cfg = SearchConfig(iterations=3000, seed=2)
     one = search(mid_game, cfg)
     three = sliced_search(mid_game, cfg, slices=3)

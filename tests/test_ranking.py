@@ -194,6 +194,10 @@ def test_a_position_with_one_legal_turn_answers_without_a_search(tmp_path):
     data = json.loads(run("hint", f, "--time", 30, "--json", "-q").stdout)
     assert data["rootInfo"]["iterations"] == 0 and data["turns"][0]["moves"] == ["play Tribune"]
     assert only_turn(Game.new("imperium", 3, seed=1)) is None
+    # sliced (analyze's partial reports, the step hint): answered at once too, nothing to merge
+    from concordia_ai.ai.sliced import sliced_search
+    sliced = sliced_search(g, SearchConfig(iterations=3000, seed=1), slices=3)
+    assert sliced.iterations == 0 and [t.moves for t in sliced.turns] == [moves]
 
 
 def test_the_tie_rule_reaches_back_as_many_rounds_as_tie_rounds(game3, monkeypatch):

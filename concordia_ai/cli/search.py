@@ -253,6 +253,7 @@ def _step_hint(game_file, game, kind, config, top, as_json, quiet) -> None:
     from dataclasses import replace
     config = replace(config, focus=0.0)     # single sub-decisions, ranked by visits: no final choice over turns
 
+    from ..ai import sliced
     from ..protocol import analyze
     desc = f"{kind} for {game.names[game.decider]}"
     if kind == "flatmc":
@@ -271,7 +272,7 @@ def _step_hint(game_file, game, kind, config, top, as_json, quiet) -> None:
             bar.update(partial.iterations - done_box[0])
             done_box[0] = partial.iterations
 
-        result = analyze.sliced_search(game, replace(config, seconds=0.0), slices=slices, on_slice=tick)
+        result = sliced.sliced_search(game, replace(config, seconds=0.0), slices=slices, on_slice=tick)
         bar.update(result.iterations - done_box[0])
         bar.close()
     if kind != "flatmc":
