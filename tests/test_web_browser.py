@@ -727,6 +727,115 @@ def test_the_end_shows_the_score_sheet_and_a_tribune_is_announced(browser, tmp_p
         served.stop()
 
 
+def a_real_table_game_to_its_end() -> tuple[dict, list, list[str], int]:
+    """A 2-player real table (Italia, the seed-5 layout: the stack's order unknown, each card turned up
+    entered as a reveal), played by greedy bots: a seeded pick of the unseen cards for every reveal, and
+    once two cards or fewer are unseen a display card bought whenever one can be, so the game ends within
+    some thirty turns. Returns the layout, the moves in notation, and where the turn begins that buys the
+    place of the last card picked among several unseen ones: from there on, that pick and the game's end."""
+    import random
+    import re
+
+    from concordia_ai.ai.bots import make_bot
+    from concordia_ai.engine.game import CHANCE, Game
+    layout = Game.new("italia", 2, seed=5).to_json()
+    display = [d["name"] if isinstance(d, dict) else d for d in layout["display"]]
+    g = Game.from_table("italia", 2, layout["cities"], display, names=["Ann", "Bob"])
+    bots, rng, texts, picked = [make_bot("greedy", seed=1), make_bot("greedy", seed=2)], random.Random(10), [], []
+    while not g.is_over:
+        assert len(texts) < 2000
+        if g.decider == CHANCE:
+            move = rng.choice(g.legal_moves())
+            if len(g.legal_moves()) > 1:        # one card left: the page turns it up by itself
+                picked.append(len(texts))
+        else:
+            hasty = sum(len(v) for v in g.to_json()["unseen"].values()) <= 2
+            buys = [m for m in g.legal_moves() if hasty and re.match(r"buy [A-Z]", g.text(m))]
+            move = buys[0] if buys else bots[g.decider].choose(g)
+        texts.append(g.text(move))
+        g.state.apply(move)
+    turn = max(i for i in range(picked[-1]) if texts[i].startswith("play ") and
+               (texts[i - 1] in ("done", "cash") or texts[i - 1].split(" ")[0] in ("reveal", "produce", "keep")))
+    return layout["cities"], display, texts, turn
+
+
+def page_moves(driver) -> dict:
+    return driver.execute_script("const s = S.state; return {count: s.moveCount, over: !!s.over, decider: s.decider,"
+                                 "moves: (s.moves || []).map(m => [m.text, m.targets])};")
+
+
+def tap_move(driver, text: str):
+    """Make one move as a person does: tap its elements as the page names them (the hand card, the board's
+    cities and routes, a good, a display card, the revealed card among the unseen ones), one after the
+    other, until the page has it down to one move and plays it; if taps leave a choice (how many goods,
+    done, cash), tap it in the list of moves. Waits for the page to show the move played."""
+    idle(driver)
+    now = page_moves(driver)
+    targets = dict(now["moves"]).get(text)
+    assert targets is not None, (text, now["decider"], [m for m, _ in now["moves"]][:20])
+    played = lambda d: not d.execute_script("return S.busy") and page_moves(d)["count"] > now["count"]
+    for t in dict.fromkeys(targets):
+        svg = driver.execute_script("const e = document.querySelector(`[data-el=\"${arguments[0]}\"]`);"
+                                    "e.scrollIntoView({block: 'center'}); return !!e.closest('svg');", t)
+        tap(driver, t, svg=svg)
+        idle(driver)
+        if page_moves(driver)["count"] > now["count"]:
+            break
+    else:
+        click_move(driver, text)
+    wait_for(driver, played)
+
+
+@pytest.mark.slow      # some 70 moves tapped, each a round trip to the server: about 45 s
+def test_a_real_table_game_is_played_to_its_end_by_taps_on_a_tablet(browser, tmp_path):
+    """A whole game's last turns entered by taps only at a tablet's size (issue 26): the hand cards, the
+    board, the goods and display cards, the card turned up picked among the unseen cards, and the last
+    display card bought; then the final score sheet is `concordia score`'s."""
+    cities, display, texts, cut = a_real_table_game_to_its_end()
+    rest = texts[cut:]
+    assert sum(t.startswith("reveal ") for t in rest) >= 1 and any(t.startswith("buy ") and t[4].isupper()
+                                                                    for t in rest[rest.index(next(
+                                                                        t for t in rest if t.startswith("reveal "))):])
+    game = tmp_path / "table.json"
+    run("new", game, "--map", "italia", "--names", "Ann,Bob",
+        "--cities", ",".join(f"{c}={g}" for c, g in cities.items()), "--display", ",".join(display))
+    run("play", game, *texts[:cut])
+    served = Board(tmp_path, game)
+    browser.set_window_size(1280, 800)
+    try:
+        open_board(browser, served)
+        idle(browser)
+        picks, forced = 0, 0
+        for text in rest:
+            assert not page_moves(browser)["over"], text
+            if text.startswith("reveal ") and page_moves(browser)["decider"] != "chance":
+                # the only card left in its deck: the page turned it up by itself, and says so
+                assert f"revealed: {text[7:]} (the only card left in deck" in text_of(browser, "#log"), text
+                forced += 1
+                continue
+            if text.startswith("reveal "):
+                assert "Which card was turned up into the display? Tap it:" in text_of(browser, "#decide")
+                picks += 1
+            tap_move(browser, text)
+        assert picks >= 1, (picks, forced)
+        wait_for(browser, lambda d: d.find_elements(By.ID, "score-sheet"))
+        assert page_moves(browser)["over"]
+        # every remaining move went in through the page (the page may record a turn's steps in canonical order)
+        recorded = json.loads(game.read_text())["moves"]
+        assert len(recorded) == len(texts) and sorted(recorded[cut:]) == sorted(rest)
+        score = json.loads(run("score", game, "--json").stdout)
+        assert score["final"] is True
+        sheet = browser.execute_script(
+            "return [...document.querySelectorAll('#score-sheet tr')].map(r => [...r.children].map(c => c.textContent));")
+        assert sheet[0] == ["#", "player"] + score["columns"]
+        by_name = {p["name"]: p for p in score["players"]}
+        ranking = [by_name[n] for n in score["ranking"]]
+        assert sheet[1:] == [[str(i + 1), p["name"]] + [str(p[c]) for c in score["columns"]] for i, p in enumerate(ranking)]
+    finally:
+        browser.set_window_size(1500, 1250)
+        served.stop()
+
+
 def hit_at(driver, css: str) -> dict:
     """What a tap at the centre of the first element matching `css` reaches: the page's own hit test
     (elementFromPoint) and the nearest element with a tap target, the point in window coordinates."""
