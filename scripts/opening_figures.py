@@ -24,6 +24,7 @@ sys.path.insert(0, str(ROOT))
 
 from concordia_ai.ai.search import TABLE_FOCUS, SearchConfig, search  # noqa: E402
 from concordia_ai.engine.game import Game  # noqa: E402
+from concordia_ai.io import safe_read  # noqa: E402
 from concordia_ai.io.atomic_write import write_atomic  # noqa: E402
 from concordia_ai.io.jsonl import read_records  # noqa: E402
 from concordia_ai.lab import jobs  # noqa: E402
@@ -47,7 +48,7 @@ def main() -> None:
     ap.add_argument("--out", default=None)
     jobs.add_runner_options(ap)
     args = ap.parse_args()
-    rates = {(r["board"], r["players"]): r for r in json.loads(Path(args.rates).read_text())["rows"]}
+    rates = {(r["board"], r["players"]): r for r in safe_read.read_json(args.rates)["rows"]}
     finals: dict = {}
     for path in sorted(glob.glob(args.games)):
         for rec in read_records(path, repair=False, error=ValueError):

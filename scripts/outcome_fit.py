@@ -25,6 +25,7 @@ from __future__ import annotations
 import argparse
 import glob
 import json
+import shlex
 import sys
 from pathlib import Path
 
@@ -197,11 +198,12 @@ def measure(figs: list[dict]) -> dict:
     return out
 
 
-def markdown(report: dict) -> str:
-    """The main cross-fitted figures per setting, one table row each."""
+def markdown(report: dict, command: str) -> str:
+    """The main cross-fitted figures per setting, one table row each, under the command that made them."""
     head = ("| setting | positions | ECE (floor) | ECE of the search's own mean win value | shown >= 90 %: n, mean, real | "
             "shown <= 10 %: n, mean, real | VP: shown, real | margin: worst decile gap | ECE early / middle / late |")
-    lines = [head, "|" + "---|" * 9]
+    lines = [f"Made by `{command}` (cross-fitted; results/outcome/README.md explains the columns).", "", head,
+             "|" + "---|" * 9]
 
     def hi(x):
         return f"{x['n']}, {100 * x['mean_shown']:.1f}, {100 * x['rate']:.1f}" if x else "-"
@@ -269,14 +271,14 @@ def main() -> None:
                                cross_fitted_ece=m.get("ece")))
     for budget, figs in pooled.items():
         report[f"all {budget}s"] = measure(figs)
-    command = "python3 " + " ".join(sys.argv)
+    command = "python3 " + shlex.join(sys.argv)
     summary = dict(command=command, logs=logs, positions=len(ps), settings=report)
     if args.write:
         write_atomic(args.write, json.dumps(dict(format=outcome.FORMAT, command=command, logs=logs,
                                                  models=models), indent=1) + "\n")
     text = json.dumps(summary, indent=1)
     if args.markdown:
-        write_atomic(args.markdown, markdown(report) + "\n")
+        write_atomic(args.markdown, markdown(report, command) + "\n")
     if args.report:
         write_atomic(args.report, text + "\n")
     print(text)

@@ -251,3 +251,13 @@ def places(g: Game, i: int, kind: str) -> list[str]:
 def ok(g: Game) -> None:
     errs = g.state.invariant_errors()
     assert errs == [], errs
+
+
+def heuristic_mid_game(board: str = "italia", players: int = 3, seed: int = 21, turns: int = 6) -> Game:
+    """A game after a few heuristic turns, stopped where the player to move plays a card (Ann, Bob, Cid...)."""
+    from concordia_ai.ai.bots import make_bot
+    g = Game.new(board, players, seed=seed, names=["Ann", "Bob", "Cid", "Dee", "Eve"][:players])
+    bots = [make_bot("heuristic", seed=i) for i in range(players)]
+    while g.state.turns < turns or g.phase != "play":
+        g.apply(bots[g.decider].choose(g))
+    return g

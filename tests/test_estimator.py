@@ -6,13 +6,13 @@ import json
 import pytest
 
 from concordia_ai import core
-from concordia_ai.ai.bots import make_bot
 from concordia_ai.ai.search import SearchConfig, best_move, search, turn_end_key
 from concordia_ai.ai.turns import judge_turn, recorded_turns
 from concordia_ai.engine.game import Game
 from concordia_ai.table import review as rv
 from concordia_ai.table.game_file import GameFile
 from cli_helpers import run
+from positions import heuristic_mid_game
 
 CFG = SearchConfig(iterations=2400, seed=5, focus=0.25)
 
@@ -20,11 +20,7 @@ CFG = SearchConfig(iterations=2400, seed=5, focus=0.25)
 @pytest.fixture(scope="module")
 def mid_game():
     """A 3-player Italia game after a few heuristic turns: the first seat decides its play card."""
-    g = Game.new("italia", 3, seed=21, names=["Ann", "Bob", "Cid"])
-    bots = [make_bot("heuristic", seed=i) for i in range(3)]
-    while g.state.turns < 6 or g.phase != "play":
-        g.apply(bots[g.decider].choose(g))
-    return g
+    return heuristic_mid_game()
 
 
 def keys(game, turns):

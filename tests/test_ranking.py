@@ -12,15 +12,13 @@ from concordia_ai.ai.search import (SearchConfig, TurnCandidate, final_pick, mer
 from concordia_ai.engine.game import Game
 from concordia_ai.table.game_file import GameFile
 from cli_helpers import run
+from positions import heuristic_mid_game
 
 
 @pytest.fixture(scope="module")
 def game3():
-    g = Game.new("italia", 3, seed=21, names=["Ann", "Bob", "Cid"])
-    bots = [make_bot("heuristic", seed=i) for i in range(3)]
-    while g.state.turns < 6 or g.phase != "play":
-        g.apply(bots[g.decider].choose(g))
-    return g
+    """A 3-player Italia game after a few heuristic turns: the first seat decides its play card."""
+    return heuristic_mid_game()
 
 
 def _legal_turns(game, count):

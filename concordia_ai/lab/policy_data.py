@@ -23,7 +23,7 @@ import numpy as np
 
 from .. import core
 from ..ai.bots import Bot, play_game
-from ..ai.search import SearchConfig, SearchConfigError, search_raw
+from ..ai.search import SearchConfig, SearchConfigError, search, search_raw
 from ..engine.errors import ConcordiaError
 from ..io.atomic_write import write_atomic
 from . import jobs as _jobs
@@ -48,13 +48,21 @@ class RecordingSearch(Bot):
         if len(legal) == 1:
             return legal[0]
         state = game.state
-        raw = search_raw(game, SearchConfig(**self.search, seed=self.next_seed()))
+        config = SearchConfig(**self.search, seed=self.next_seed())
+        if config.focus > 0:
+            # the final choice's pick is made on the whole turns (search.final_pick), as the bots play it
+            result = search(game, config)
+            raw = result.raws[0]
+            move = result.turns[0].moves[0] if result.turns else raw["children"][0]["action"]
+        else:
+            raw = search_raw(game, config)
+            move = raw["children"][0]["action"]
         visits = dict((c["action"], c["visits"]) for c in raw["children"])
         self.rows.append(dict(feats=core.policy_features_of(state),
                               visits=np.array([visits.get(a, 0) for a in legal], np.float32),
                               greedy=np.array(core.greedy_values(state), np.float32),
                               turn=state.turns, phase=state.phase, seat=game.decider))
-        return raw["choice"][0] if raw.get("choice") else raw["children"][0]["action"]
+        return move
 
 
 def play_task(task: dict) -> dict:
