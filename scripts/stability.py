@@ -74,6 +74,7 @@ def one(task: dict) -> dict:
     game = position(k)
     _, options = parse_spec(spec)
     row = dict(task, board=game.board.source.name, players=game.n_players, turn=game.state.turns, budgets={})
+    records: dict = {}
     for b in budgets:
         opts = dict(options, seconds=b, iterations=0)
         choices = []
@@ -81,7 +82,10 @@ def one(task: dict) -> dict:
             config = SearchConfig(**opts, seed=1000 * k + s)
             if config.focus > 0:
                 # the final choice over whole turns names the turn: the hint's top turn (search.final_pick)
-                choices.append(tuple(search(game, config).turns[0].moves))
+                res = search(game, config)
+                choices.append(tuple(res.turns[0].moves))
+                if task.get("record"):
+                    records.setdefault(str(b), []).append([turn_record(game, t) for t in res.turns])
             else:
                 res = _run(game.state, config.core_dict(players=game.n_players), turns=0)
                 choices.append(whole_turn(game, res["children"][0]["pv"]))
@@ -89,11 +93,23 @@ def one(task: dict) -> dict:
         top, n = counts.most_common(1)[0]
         row["budgets"][str(b)] = dict(same=len(counts) == 1, modal_share=n / seeds, distinct=len(counts),
                                       top=[game.text(a) if i == 0 else a for i, a in enumerate(top)][:1])
+    if records:
+        row["turns"] = records
     return row
 
 
+def turn_record(game: Game, t) -> dict:
+    """What scripts/stability_replay.py needs to replay another final pick on a recorded search: the
+    turn's codes, its shown figures and visits, its final-choice flags and the tie rule's first key."""
+    from concordia_ai.ai.search import end_advantage
+    return dict(moves=list(t.moves), win=round(t.win, 5), win_se=round(t.win_se, 5), vp=round(t.vp, 3),
+                visits=t.visits, focus=t.focus, candidate=t.candidate, chosen=t.chosen,
+                advantage=round(end_advantage(game, t.moves), 4))
+
+
 def task_key(rec: dict) -> tuple:
-    return rec["position"], rec["bot"], tuple(rec["budget_seconds"]), rec["seeds"], rec.get("tie_rounds", 1)
+    return (rec["position"], rec["bot"], tuple(rec["budget_seconds"]), rec["seeds"], rec.get("tie_rounds", 1),
+            bool(rec.get("record")))
 
 
 def main() -> None:
@@ -103,6 +119,8 @@ def main() -> None:
     ap.add_argument("--budgets", default="0.3,1,3")
     ap.add_argument("--bot", default="ismcts")
     ap.add_argument("--tie-rounds", type=int, default=1, help="search.TIE_ROUNDS for the final pick's tie rule")
+    ap.add_argument("--record", action="store_true",
+                    help="keep every seed's whole turns with their figures in the log (for scripts/stability_replay.py)")
     ap.add_argument("--out", default=None)
     ap.add_argument("--log", default=None, metavar="JSONL",
                     help="one record per position, appended as it is done; a rerun resumes (default: OUT.positions.jsonl)")
@@ -110,8 +128,8 @@ def main() -> None:
     args = ap.parse_args()
     budgets = [float(x) for x in args.budgets.split(",")]
     t0 = time.time()
-    tasks = [dict(position=k, bot=args.bot, budget_seconds=budgets, seeds=args.seeds, tie_rounds=args.tie_rounds)
-             for k in range(args.positions)]
+    tasks = [dict(position=k, bot=args.bot, budget_seconds=budgets, seeds=args.seeds, tie_rounds=args.tie_rounds,
+                  **({"record": True} if args.record else {})) for k in range(args.positions)]
     log = args.log or (args.out + ".positions.jsonl" if args.out else None)
     try:
         rows, _ = jobs.run_logged(one, tasks, task_key, log, progress="positions", **jobs.runner_options(args, ap))

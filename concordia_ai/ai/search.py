@@ -421,7 +421,9 @@ def turn_end_key(game, moves: list[int]):
     return g.state.key()
 
 
-TIE_WIN = 0.005    # two finalists closer than this (or than two standard errors of the difference) are tied
+TIE_WIN = 0.005    # two finalists closer than this (or than TIE_Z standard errors of the difference) are tied
+TIE_Z = 2.0        # the tie margin in standard errors of the difference of two win shares
+TIE_VISITS = 0.25  # a turn that dropped out before the last round ties only on this share of the best one's visits
 TIE_ROUNDS = 99    # the tie rule looks at the turns of the final choice's last TIE_ROUNDS rounds (1: the finalists
                    # only; 99: every round). Measured at 3 s over 52 positions x 5 seeds: 27 of 52 positions
                    # stable with 1, 28 with 2, 33 with every round (results/stability-focus/outcome_pick_tie*.json)
@@ -448,8 +450,8 @@ def final_pick(game, turns: list[TurnCandidate], advantage=None) -> TurnCandidat
         return max(finalists, key=lambda t: (t.vp, t.visits))
     best = max(finalists, key=lambda t: (t.win, t.visits))
     # a turn that dropped out earlier ties only on a quarter of the best finalist's visits or more
-    near = [t for t in cands if t.focus == top or (t.focus > top - TIE_ROUNDS and 4 * t.visits >= best.visits)]
-    tied = [t for t in near if best.win - t.win <= max(TIE_WIN, 2.0 * math.hypot(best.win_se, t.win_se))]
+    near = [t for t in cands if t.focus == top or (t.focus > top - TIE_ROUNDS and t.visits >= TIE_VISITS * best.visits)]
+    tied = [t for t in near if best.win - t.win <= max(TIE_WIN, TIE_Z * math.hypot(best.win_se, t.win_se))]
     if len(tied) < 2:
         return best
     advantage = advantage or (lambda t: end_advantage(game, t.moves))

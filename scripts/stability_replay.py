@@ -1,0 +1,153 @@
+#!/usr/bin/env python3
+"""Replay other final picks on a recorded stability sweep, without searching again.
+
+    python3 scripts/stability.py --positions 52 --seeds 5 --budgets 3 --bot ismcts:focus=0.25 \
+        --tie-rounds 99 --record --jobs 2 --out results/stability-focus/record_tie99.json
+    python3 scripts/stability_replay.py --log results/stability-focus/record_tie99.json.positions.jsonl \
+        --out results/stability-focus/replay.json
+
+The sweep's log keeps every seed's whole turns with their shown figures (stability.py --record). For each
+setting of the final pick's tie rule (search.TIE_WIN, TIE_Z, TIE_VISITS, TIE_ROUNDS) this replays
+search.final_pick on every recorded search and prints JSON:
+
+- `stable`: positions (of the log) where every seed's pick is the same turn;
+- `regret`: the mean, over positions and seeds, of how much lower the pick's pooled win share is than the
+  best pooled one among the turns any seed kept to the final round. "Pooled" is the visit-weighted mean of
+  a turn's shown win share over the seeds that listed it: five searches' evidence, a better estimate of a
+  turn's worth than any one search's. A rule that is stable by ignoring the evidence shows here.
+- `se_ratio` (once, for the log): the spread of a turn's win share from seed to seed, over the shown
+  standard error, for turns on at least 1,000 visits in at least three seeds: how far the shown ± can be
+  read as the noise between searches (1 would be exact).
+
+The halving itself (the core's) is as recorded: only the last pick among its turns is replayed.
+"""
+from __future__ import annotations
+
+import argparse
+import itertools
+import json
+import statistics
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from concordia_ai.ai import search  # noqa: E402
+from concordia_ai.ai.search import TurnCandidate, final_pick  # noqa: E402
+from concordia_ai.engine.errors import ConcordiaError  # noqa: E402
+from concordia_ai.io.atomic_write import write_atomic  # noqa: E402
+from concordia_ai.io.jsonl import read_records  # noqa: E402
+
+RULE_KEYS = ("TIE_WIN", "TIE_Z", "TIE_VISITS", "TIE_ROUNDS")
+
+
+def candidates(records: list[dict]) -> list[TurnCandidate]:
+    out = []
+    for r in records:
+        t = TurnCandidate(list(r["moves"]), [], r["visits"], 0.0, r["win"], r["vp"], 0.0, r["win_se"],
+                          focus=r["focus"], candidate=r["candidate"])
+        t._advantage = r["advantage"]
+        out.append(t)
+    return out
+
+
+def pick(records: list[dict]) -> tuple | None:
+    p = final_pick(None, candidates(records), advantage=lambda t: t._advantage)
+    return tuple(p.moves) if p else None
+
+
+def pooled(searches: list[list[dict]]) -> dict[tuple, float]:
+    """Each turn's visit-weighted mean win share over the searches that listed it."""
+    acc: dict[tuple, list[float]] = {}
+    for recs in searches:
+        for r in recs:
+            a = acc.setdefault(tuple(r["moves"]), [0.0, 0.0])
+            a[0] += r["win"] * r["visits"]
+            a[1] += r["visits"]
+    return {k: (w / n if n else 0.0) for k, (w, n) in acc.items()}
+
+
+def reproduced(rows: list[dict], budget: str) -> str:
+    """How many recorded searches today's rule picks again as recorded (a check of the replay itself)."""
+    searches = [recs for row in rows for recs in row["turns"][budget]]
+    same = sum(pick(recs) == next((tuple(r["moves"]) for r in recs if r["chosen"]), None) for recs in searches)
+    return f"{same} of {len(searches)}"
+
+
+def se_ratio(rows: list[dict], budget: str, min_visits: int = 1000) -> dict:
+    ratios = []
+    for row in rows:
+        by_turn: dict[tuple, list[dict]] = {}
+        for recs in row["turns"][budget]:
+            for r in recs:
+                if r["visits"] >= min_visits:
+                    by_turn.setdefault(tuple(r["moves"]), []).append(r)
+        for rs in by_turn.values():
+            if len(rs) >= 3:
+                spread = statistics.stdev(r["win"] for r in rs)
+                se = statistics.fmean(r["win_se"] for r in rs)
+                if se > 0:
+                    ratios.append(spread / se)
+    ratios.sort()
+    if not ratios:
+        return dict(turns=0)
+    q = lambda f: round(ratios[min(len(ratios) - 1, int(f * len(ratios)))], 2)  # noqa: E731
+    return dict(turns=len(ratios), median=q(0.5), p25=q(0.25), p75=q(0.75), p90=q(0.9))
+
+
+def replay(rows: list[dict], budget: str, rule: dict) -> dict:
+    saved = {k: getattr(search, k) for k in RULE_KEYS}
+    try:
+        for k, v in rule.items():
+            setattr(search, k, v)
+        stable, regrets = 0, []
+        for row in rows:
+            searches = row["turns"][budget]
+            picks = [pick(recs) for recs in searches]
+            stable += len(set(picks)) == 1
+            worth = pooled(searches)
+            kept = {tuple(r["moves"]) for recs in searches for r in recs
+                    if r["candidate"] and r["focus"] == max((x["focus"] for x in recs), default=0)}
+            best = max((worth[m] for m in kept), default=0.0)
+            regrets += [max(0.0, best - worth[p]) for p in picks if p is not None]
+        return dict(rule, stable=stable, positions=len(rows), stable_share=round(stable / len(rows), 3),
+                    regret=round(statistics.fmean(regrets), 5) if regrets else None,
+                    regret_max=round(max(regrets), 4) if regrets else None)
+    finally:
+        for k, v in saved.items():
+            setattr(search, k, v)
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--log", required=True, help="a stability.py --record log (JSONL)")
+    ap.add_argument("--budget", default=None, help="the recorded budget to replay (default: the first)")
+    ap.add_argument("--tie-win", default="0.005,0.01,0.02,0.03")
+    ap.add_argument("--tie-z", default="2,3,4,6")
+    ap.add_argument("--tie-visits", default="0.25,0.1")
+    ap.add_argument("--tie-rounds", default="1,99")
+    ap.add_argument("--out", default=None)
+    args = ap.parse_args()
+    try:
+        rows = [r for r in read_records(args.log) if "turns" in r]
+    except ConcordiaError as e:
+        ap.exit(2, f"error: {e}\n")
+    if not rows:
+        ap.exit(2, f"error: {args.log} holds no recorded turns (run stability.py with --record)\n")
+    budget = args.budget or next(iter(rows[0]["turns"]))
+    grid = [dict(TIE_WIN=w, TIE_Z=z, TIE_VISITS=v, TIE_ROUNDS=r) for w, z, v, r in itertools.product(
+        [float(x) for x in args.tie_win.split(",")], [float(x) for x in args.tie_z.split(",")],
+        [float(x) for x in args.tie_visits.split(",")], [int(x) for x in args.tie_rounds.split(",")])]
+    today = {k: getattr(search, k) for k in RULE_KEYS}
+    out = dict(command="python3 scripts/stability_replay.py " + " ".join(sys.argv[1:]), budget=budget,
+               positions=len(rows), reproduced=reproduced(rows, budget), se_ratio=se_ratio(rows, budget), today=replay(rows, budget, today),
+               rules=sorted((replay(rows, budget, g) for g in grid), key=lambda d: (-d["stable"], d["regret"] or 0)))
+    text = json.dumps(out, indent=1)
+    if args.out:
+        write_atomic(args.out, text + "\n")
+    print(text)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,76 @@
+"""scripts/stability_replay.py: other final picks replayed on recorded searches (stability.py --record)."""
+import json
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "scripts"))
+
+import stability_replay  # noqa: E402
+
+
+def turn(moves, win, se, visits, focus, advantage, chosen=False):
+    return dict(moves=moves, win=win, win_se=se, vp=100.0, visits=visits, focus=focus, candidate=True,
+                chosen=chosen, advantage=advantage)
+
+
+def row(position, searches):
+    return dict(position=position, turns={"3.0": searches})
+
+
+# Position 0: two finalists 0.8 points apart with a shown error of 0.2 each. Under today's rule (tied only
+# within max(0.005, 2 SE of the difference) = 0.57 points) each seed picks its own higher one; with 3 SE
+# (0.85 points) they tie, and the tie rule's key (the end position, advantage) picks turn [2] every time.
+SEARCHES_0 = [
+    [turn([1], 0.508, 0.002, 4000, 3, 1.0, chosen=True), turn([2], 0.500, 0.002, 4000, 3, 2.0)],
+    [turn([1], 0.500, 0.002, 4000, 3, 1.0), turn([2], 0.508, 0.002, 4000, 3, 2.0, chosen=True)],
+]
+# Position 1: one clear best turn, picked by both seeds under any rule tried.
+SEARCHES_1 = [
+    [turn([5], 0.70, 0.002, 6000, 3, 0.0, chosen=True), turn([6], 0.60, 0.002, 2000, 3, 9.0)],
+    [turn([5], 0.71, 0.002, 6000, 3, 0.0, chosen=True), turn([6], 0.61, 0.002, 2000, 3, 9.0)],
+]
+ROWS = [row(0, SEARCHES_0), row(1, SEARCHES_1)]
+TODAY = dict(TIE_WIN=0.005, TIE_Z=2.0, TIE_VISITS=0.25, TIE_ROUNDS=99)
+
+
+def test_today_s_rule_reproduces_the_recorded_picks():
+    assert stability_replay.reproduced(ROWS, "3.0") == "4 of 4"
+
+
+def test_a_wider_tie_margin_makes_position_0_stable_at_a_pooled_cost_of_zero():
+    today = stability_replay.replay(ROWS, "3.0", TODAY)
+    assert (today["stable"], today["regret"]) == (1, 0.0)
+    wide = stability_replay.replay(ROWS, "3.0", dict(TODAY, TIE_Z=3.0))
+    # both picks are turn [2]: pooled 0.504 like turn [1] (equal visits), so no regret
+    assert (wide["stable"], wide["regret"]) == (2, 0.0)
+
+
+def test_regret_counts_a_pick_below_the_pooled_best():
+    # a tie margin of 15 points also ties position 1's clear best with turn [6], whose end position is better
+    loose = stability_replay.replay(ROWS, "3.0", dict(TODAY, TIE_WIN=0.15))
+    assert loose["stable"] == 2
+    # position 1's pooled figures: [5] 0.705, [6] 0.605: both its picks lose 0.1; position 0's lose nothing
+    assert abs(loose["regret"] - 0.05) < 1e-9 and abs(loose["regret_max"] - 0.1) < 1e-9
+
+
+def test_the_spread_between_seeds_is_read_against_the_shown_error():
+    searches = [[turn([1], w, 0.01, 2000, 3, 0.0)] for w in (0.50, 0.52, 0.54)]
+    r = stability_replay.se_ratio([row(0, searches)], "3.0")
+    assert r["turns"] == 1 and r["median"] == 2.0     # sd 0.02 over a shown 0.01
+
+
+def test_the_script_refuses_a_log_without_recorded_turns(tmp_path, capsys):
+    log = tmp_path / "plain.jsonl"
+    log.write_text(json.dumps(dict(position=0, budgets={})) + "\n")
+    sys_argv = sys.argv
+    sys.argv = ["stability_replay.py", "--log", str(log)]
+    try:
+        stability_replay.main()
+    except SystemExit as e:
+        assert e.code == 2
+    else:
+        raise AssertionError("no exit")
+    finally:
+        sys.argv = sys_argv
+    assert "no recorded turns" in capsys.readouterr().err
