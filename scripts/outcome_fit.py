@@ -25,6 +25,7 @@ from __future__ import annotations
 import argparse
 import glob
 import json
+import math
 import shlex
 import sys
 from pathlib import Path
@@ -179,11 +180,14 @@ def measure(figs: list[dict]) -> dict:
     deciles = []
     for part in np.array_split(order, 10):
         if len(part):
+            # the standard error of the decile's mean real margin: how far its gap can come from the sample
+            se = float(fm[part].std(ddof=1) / math.sqrt(len(part))) if len(part) > 1 else float("nan")
             deciles.append(dict(n=len(part), mean_shown=round(float(margin[part].mean()), 2),
                                 mean_final=round(float(fm[part].mean()), 2),
-                                gap=round(float(margin[part].mean() - fm[part].mean()), 2)))
+                                gap=round(float(margin[part].mean() - fm[part].mean()), 2), final_se=round(se, 2)))
     out["margin_deciles"] = deciles
     out["margin_worst_decile_gap"] = max(abs(x["gap"]) for x in deciles)
+    out["margin_deciles_beyond_2se"] = sum(abs(x["gap"]) > 2 * x["final_se"] for x in deciles)
     h = np.array([f["h"] for f in figs])
     stages = {}
     for name, lo, hi_ in (("late (h < 1/3)", -1, 1 / 3), ("middle", 1 / 3, 2 / 3), ("early (h >= 2/3)", 2 / 3, 2)):
@@ -201,7 +205,8 @@ def measure(figs: list[dict]) -> dict:
 def markdown(report: dict, command: str) -> str:
     """The main cross-fitted figures per setting, one table row each, under the command that made them."""
     head = ("| setting | positions | ECE (floor) | ECE of the search's own mean win value | shown >= 90 %: n, mean, real | "
-            "shown <= 10 %: n, mean, real | VP: shown, real | margin: worst decile gap | ECE early / middle / late |")
+            "shown <= 10 %: n, mean, real | VP: shown, real | margin: worst decile gap (deciles beyond 2 SE) | "
+            "ECE early / middle / late |")
     lines = [f"Made by `{command}` (cross-fitted; results/outcome/README.md explains the columns).", "", head,
              "|" + "---|" * 9]
 
@@ -220,8 +225,8 @@ def markdown(report: dict, command: str) -> str:
                      f"{m['ece_raw']:.3f} | " if m.get("ece_raw") is not None else
                      f"| {label} | {m['positions']} | {m['ece']:.3f} ({m['ece_floor']:.3f}) | - | ")
         lines[-1] += (f"{hi(m.get('shown_90_or_more'))} | {hi(m.get('shown_10_or_less'))} | "
-                      f"{m['vp']['mean_shown']:.1f}, {m['vp']['mean_final']:.1f} | {m['margin_worst_decile_gap']:.1f} | "
-                      f"{stages} |")
+                      f"{m['vp']['mean_shown']:.1f}, {m['vp']['mean_final']:.1f} | {m['margin_worst_decile_gap']:.1f} "
+                      f"({m['margin_deciles_beyond_2se']} of {len(m['margin_deciles'])}) | {stages} |")
     return "\n".join(lines)
 
 
