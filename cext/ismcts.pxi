@@ -244,6 +244,7 @@ cdef int ismcts(const State* root, const SearchConfig* cfg, Tree* t, int32_t* do
             if t.nodes[node].stats >= 0:
                 rs = &t.stats[t.nodes[node].stats]
                 rs.margin2 += margin * margin
+                rs.margin_win += margin * wr
                 for k in range(st.n_players):
                     rs.seat_vp[k] += val[k]
                     rs.seat_win[k] += winp[k]

@@ -193,7 +193,7 @@ def search(CoreState root not None, dict config not None, StopToken stop=None, n
                 pv.append(t.nodes[node].action)
             children.append(dict(action=nd.action, visits=nd.visits, mean=nd.w / max(1, nd.visits),
                                  win=nd.win / max(1, nd.visits), vp=nd.vp / max(1, nd.visits),
-                                 margin=nd.margin / max(1, nd.visits), win2=nd.win2 / max(1, nd.visits),
+                                 margin=nd.margin / max(1, nd.visits),
                                  vp2=nd.vp2 / max(1, nd.visits), pv=pv, **_report_stats(&t, ch, root.s.n_players)))
             ch = nd.sibling
         key = (lambda c: (c["mean"], c["visits"])) if cfg.final_best_mean else (lambda c: (c["visits"], c["mean"]))
@@ -243,7 +243,8 @@ cdef list _check_named(CoreState root, named):
 
 cdef dict _report_stats(const Tree* t, int node, int n):
     """A node's statistics for the final-result model (ReportStats; zeros for a node without them): the
-    root player's mean margin's square, every seat's mean estimated final VP and win value over all its
+    root player's mean margin's square, mean square win value and mean margin x win value (the spread
+    and covariance behind the one standard error), every seat's mean estimated final VP and win value over all its
     iterations (`seat_vp`, `seat_win`), and over those that reached the game's end (exact: `term` of them)
     the seats' win rates, final VP and the root player's margin."""
     cdef ReportStats rs
@@ -253,7 +254,8 @@ cdef dict _report_stats(const Tree* t, int node, int n):
     else:
         memset(&rs, 0, sizeof(ReportStats))
     e = max(1, rs.term)
-    return dict(margin2=rs.margin2 / v, seat_vp=[rs.seat_vp[k] / v for k in range(n)],
+    return dict(margin2=rs.margin2 / v, margin_win=rs.margin_win / v, win2=t.nodes[node].win2 / v,
+                seat_vp=[rs.seat_vp[k] / v for k in range(n)],
                 seat_win=[rs.seat_win[k] / v for k in range(n)], term=rs.term,
                 term_win=[rs.term_win[k] / e for k in range(n)], term_vp=[rs.term_vp[k] / e for k in range(n)],
                 term_margin=rs.term_margin / e)

@@ -56,6 +56,7 @@ ctypedef struct ReportStats:
     # root and the deciding player's decisions of the current turn (root moves, whole turns). Deeper nodes
     # have none, so the nodes the search walks stay small (76 bytes, as before these statistics).
     float margin2        # root player's summed squared margins: the one standard error of the shown figures
+    float margin_win     # root player's summed margin x win value: their covariance, for the same error
     float seat_vp[MAX_P]    # every seat's summed estimated final VP: the locations of the final-result model
     float seat_win[MAX_P]   # every seat's summed win values (the value model's probability at a cut-off, 1 for
                             # the leader by the hand formula, 1 for the winner at the end): the model's other input

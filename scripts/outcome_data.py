@@ -63,6 +63,7 @@ def turn_record(g, t) -> dict:
     return dict(moves=list(t.moves), adv=round(end_advantage(g, t.moves), 4), visits=t.visits,
                 seat_vp=[round(x, 4) for x in st.seat_vp], seat_win=[round(x, 5) for x in st.seat_win],
                 margin=round(st.margin, 4), margin2=round(st.margin2, 3),
+                **({} if st.win2 is None else dict(win2=round(st.win2, 6), margin_win=round(st.margin_win, 5))),
                 term=st.term, term_win=[round(x, 5) for x in st.term_win], term_vp=[round(x, 3) for x in st.term_vp],
                 term_margin=round(st.term_margin, 3), focus=t.focus, candidate=t.candidate, chosen=t.chosen,
                 win_raw=round(t.win_raw, 5), shown=round(t.win, 5))

@@ -55,7 +55,7 @@ def positions(logs: list[str]) -> list[dict]:
 
 def _stats(t: dict) -> outcome.NodeStats:
     return outcome.NodeStats(t["visits"], t["seat_vp"], t["margin"], t["margin2"], t["term"], t["term_win"],
-                             t["term_vp"], t["term_margin"], t.get("seat_win", []))
+                             t["term_vp"], t["term_margin"], t.get("seat_win", []), t.get("win2"), t.get("margin_win"))
 
 
 def chosen_turn(p: dict, budget: str, model: outcome.Model | None) -> dict:

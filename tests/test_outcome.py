@@ -148,3 +148,39 @@ def test_fit_uses_the_win_values_when_every_row_has_them():
     fitted = outcome.fit(rows, "net", 3, 3.0)
     assert fitted.w_at(0.5) == pytest.approx(5.0, abs=0.8)
     assert outcome.fit([dict(r, q=None) for r in rows], "net", 3, 3.0).w == (0.0, 0.0)
+
+
+def _node(visits, margin, margin2, q, win2, margin_win, seat_vp=(100.0, 90.0, 85.0)):
+    return outcome.NodeStats(visits, list(seat_vp), margin, margin2, 0, [], [], 0.0, [q, 0.3, 0.2], win2, margin_win)
+
+
+def test_the_standard_error_counts_the_win_values_spread_where_the_model_uses_them():
+    # 3 players, decider 0, h = 0: k 0.8, sigma 6, w 10 VP per unit of the log win value
+    m = Model("net", 3, 3.0, k=(0.8, 0.0), log_sigma=(math.log(6.0), 0.0), w=(10.0, 0.0))
+    st = _node(401, 10.0, 164.0, 0.5, 0.34, 6.0)     # margin sd 8, win value sd 0.3, covariance 6 - 10 * 0.5 = 1
+    out, se = outcome.predict_stats(st, 0, 0.0, m)
+    p = out.win
+    a = 0.8 * p * (1 - p) / 6.0                        # d share / d mu_0
+    c = 10.0 * (2 / 3) / 0.5 * p * (1 - p) / 6.0       # d share / d q_0: through L_0 = log q_0 - mean log q
+    assert (out.slope, out.slope_q) == pytest.approx((a, c))
+    assert se == pytest.approx(math.sqrt((a * a * 64 + c * c * 0.09 + 2 * a * c * 1.0) / 400))
+    # the margin alone (the error before the win values counted) is smaller: here by more than a quarter
+    assert se > 1.3 * a * 8 / 20
+    # without the term w only the margin counts, whatever the win values' spread
+    plain = Model("net", 3, 3.0, k=(0.8, 0.0), log_sigma=(math.log(6.0), 0.0))
+    out0, se0 = outcome.predict_stats(st, 0, 0.0, plain)
+    assert out0.slope_q == 0.0 and se0 == pytest.approx(out0.slope * 8 / 20)
+
+
+def test_statistics_without_the_win_values_spread_keep_the_margin_only_error():
+    m = Model("net", 3, 3.0, k=(0.8, 0.0), log_sigma=(math.log(6.0), 0.0), w=(10.0, 0.0))
+    st = _node(401, 10.0, 164.0, 0.5, None, None)
+    out, se = outcome.predict_stats(st, 0, 0.0, m)
+    assert se == pytest.approx(out.slope * 8 / 20)
+
+
+def test_pooled_statistics_keep_the_spread_as_visit_weighted_means():
+    a, b = _node(100, 10.0, 164.0, 0.5, 0.34, 6.0), _node(300, 6.0, 100.0, 0.4, 0.2, 3.0)
+    pooled = outcome.NodeStats.pool([a, b])
+    assert (pooled.win2, pooled.margin_win) == pytest.approx((0.25 * 0.34 + 0.75 * 0.2, 0.25 * 6.0 + 0.75 * 3.0))
+    assert outcome.NodeStats.pool([a, _node(300, 6.0, 100.0, 0.4, None, None)]).win2 is None

@@ -107,6 +107,7 @@ class Outcome:
     margin: float
     sigma: float
     slope: float = 0.0     # d share[decider] / d mu[decider] (for the standard error: the delta method)
+    slope_q: float = 0.0   # d share[decider] / d q[decider], the decider's mean win value (0 without the term w)
 
     @property
     def win(self) -> float:
@@ -144,7 +145,11 @@ def predict(mu, decider: int, h: float, model: Model, q=None) -> Outcome:
     margin = float(v[decider] - sigma * _lse(np.delete(z, decider)))
     p = float(shares[decider])
     slope = k * p * (1.0 - p) / sigma
-    return Outcome(decider, [float(x) for x in shares], [float(x) for x in v], margin, sigma, slope)
+    # through L: d L[decider] / d q[decider] = (1 - 1/n) / q[decider] (the other seats' q held fixed)
+    slope_q = 0.0
+    if w and q is not None:
+        slope_q = w * (1.0 - 1.0 / len(mu)) / max(float(q[decider]), WIN_FLOOR) * p * (1.0 - p) / sigma
+    return Outcome(decider, [float(x) for x in shares], [float(x) for x in v], margin, sigma, slope, slope_q)
 
 
 @dataclass
@@ -162,12 +167,15 @@ class NodeStats:
     term_vp: list[float] = field(default_factory=list)
     term_margin: float = 0.0
     seat_win: list[float] = field(default_factory=list)   # every seat's mean win value over all visits
+    win2: float | None = None         # the deciding seat's mean square win value (None: not recorded)
+    margin_win: float | None = None   # its mean margin x win value (None: not recorded)
 
     @classmethod
     def from_raw(cls, raw: dict) -> "NodeStats":
         """From a core answer's child or turn dict."""
         return cls(raw["visits"], list(raw["seat_vp"]), raw["margin"], raw["margin2"], raw["term"],
-                   list(raw["term_win"]), list(raw["term_vp"]), raw["term_margin"], list(raw.get("seat_win", [])))
+                   list(raw["term_win"]), list(raw["term_vp"]), raw["term_margin"], list(raw.get("seat_win", [])),
+                   raw.get("win2"), raw.get("margin_win"))
 
     @staticmethod
     def pool(group: list["NodeStats"]) -> "NodeStats":
@@ -183,9 +191,11 @@ class NodeStats:
                        * weight(s) for s in group) / total
         visits, term = (lambda s: s.visits), (lambda s: s.term)
         wins = [mean("seat_win", visits, i) for i in range(seats)] if all(s.seat_win for s in group) else []
+        spread = all(s.win2 is not None and s.margin_win is not None for s in group)
         return NodeStats(n, [mean("seat_vp", visits, i) for i in range(seats)], mean("margin", visits),
                          mean("margin2", visits), e, [mean("term_win", term, i) for i in range(seats)],
-                         [mean("term_vp", term, i) for i in range(seats)], mean("term_margin", term), wins)
+                         [mean("term_vp", term, i) for i in range(seats)], mean("term_margin", term), wins,
+                         mean("win2", visits) if spread else None, mean("margin_win", visits) if spread else None)
 
 
 def predict_stats(stats: NodeStats, decider: int, h: float, model: Model) -> tuple[Outcome, float]:
@@ -207,8 +217,8 @@ def predict_stats(stats: NodeStats, decider: int, h: float, model: Model) -> tup
     tv = stats.term_vp if stats.term else [0.0] * n
     out = Outcome(decider, [wt * tw[i] + wc * c.shares[i] for i in range(n)],
                   [wt * tv[i] + wc * c.vp[i] for i in range(n)], wt * stats.term_margin + wc * c.margin,
-                  c.sigma, wc * c.slope)
-    return out, win_se(out, _mean_se(stats.margin2, stats.margin, stats.visits))
+                  c.sigma, wc * c.slope, wc * c.slope_q)
+    return out, win_se(out, *spread_of_means(stats, decider))
 
 
 def cut_means(stats: NodeStats) -> tuple[list[float], list[float] | None]:
@@ -224,18 +234,34 @@ def cut_means(stats: NodeStats) -> tuple[list[float], list[float] | None]:
     return mu, q
 
 
-def win_se(outcome: Outcome, margin_se: float) -> float:
-    """The one standard error of a shown win share: the standard error of the deciding seat's mean margin
-    (the spread of the margins backed up through the node) through the share's slope (delta method)."""
-    if not math.isfinite(margin_se):
-        return 0.5
-    return min(0.5, abs(outcome.slope) * margin_se)
-
-
-def _mean_se(mean_square: float, mean: float, n: int) -> float:
+def spread_of_means(stats: NodeStats, decider: int) -> tuple[float, float, float]:
+    """The sampling variance of the node's mean margin, of its mean win value for the deciding seat and
+    their covariance (each over visits - 1: the spread of the backed-up values, as for any mean); the
+    win value's two are 0 when the statistics did not record them."""
+    n = stats.visits
     if n < 2:
-        return float("inf")
-    return math.sqrt(max(0.0, mean_square - mean * mean) / (n - 1))
+        return float("inf"), 0.0, 0.0
+    var_m = max(0.0, stats.margin2 - stats.margin ** 2) / (n - 1)
+    if stats.win2 is None or stats.margin_win is None or len(stats.seat_win) <= decider:
+        return var_m, 0.0, 0.0
+    q = stats.seat_win[decider]
+    var_q = max(0.0, stats.win2 - q * q) / (n - 1)
+    cov = (stats.margin_win - stats.margin * q) / (n - 1)
+    return var_m, var_q, cov
+
+
+def win_se(outcome: Outcome, var_margin: float, var_q: float = 0.0, cov: float = 0.0) -> float:
+    """The one standard error of a shown win share, by the delta method: the sampling variances of the
+    node's mean margin and of the deciding seat's mean win value, and their covariance, through the share's
+    slopes in each (Outcome.slope, slope_q). The margin stands for the deciding seat's estimated lead; the
+    win value enters through the model's term w (3 and 5 players), and without it (slope_q 0) only the
+    margin counts. Measured against the spread between independent searches in
+    results/stability-focus/README.md."""
+    if not math.isfinite(var_margin):
+        return 0.5
+    a, c = outcome.slope, outcome.slope_q
+    var = a * a * var_margin + c * c * var_q + 2.0 * a * c * cov
+    return min(0.5, math.sqrt(max(0.0, var)))
 
 
 def horizon(state, start_cards: int) -> float:
