@@ -1,5 +1,6 @@
-"""scripts/train_policy.py's standardisation: means and scales in float64, a constant feature centred only
-(scale 1), and a player-count feature of mixed player counts scaled by its true spread."""
+"""scripts/train_policy.py: the standardisation (means and scales in float64, a constant feature centred only
+(scale 1), a player-count feature of mixed player counts scaled by its true spread) and training on mixed
+player counts (tiny synthetic data)."""
 import sys
 from pathlib import Path
 
@@ -10,6 +11,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "scripts"))
 
 import train_policy  # noqa: E402
+from concordia_ai import core  # noqa: E402
 
 
 def test_standardisation_is_exact_for_a_constant_and_a_mixed_player_count_feature():
@@ -64,3 +66,86 @@ def test_a_constant_feature_keeps_its_weights_on_export():
     # equal up to the linear part's shift (the same for every move of a node: it cancels in the softmax)
     shift = float(mu @ (model.w / sd))
     assert np.allclose(z_raw - shift, z_std, atol=1e-5)
+
+
+# ---------------------------------------------------------------- mixed player counts
+
+def mixed_count_data(path, games=100, per_game=4):
+    """Synthetic decisions of 2- and 4-player games (the count alternates every ten game ids, so both
+    held-out folds hold both counts): three moves, flagged by features 0 and 1 and the third by neither;
+    the target favours the move of flag 0 in 2 players and of flag 1 in 4. Only the interaction of a move's
+    flag with n/5 (the same for every move of a node) tells them apart: a linear scorer cannot."""
+    rng = np.random.default_rng(5)
+    feats, visits, first, size, game, players = [], [], [], [], [], []
+    r = 0
+    for g in range(games):
+        n = 2 if (g // 10) % 2 == 0 else 4
+        for _ in range(per_game):
+            x = np.zeros((3, core.POLICY_FEATURES), np.float32)
+            x[0, 0] = x[1, 1] = 1
+            x[:, train_policy.PLAYERS_FEATURE] = n / 5
+            x[:, 2] = rng.normal(0, 1, 3)                      # noise the prior must learn to ignore
+            feats.append(x)
+            visits.append(np.array([80, 10, 10] if n == 2 else [10, 80, 10], np.float32))
+            first.append(r)
+            size.append(3)
+            game.append(g)
+            players.append(n)
+            r += 3
+    rows = np.concatenate(visits)
+    np.savez_compressed(path, feats=np.concatenate(feats), visits=rows, pruned=rows, improved=rows,
+                        greedy=np.zeros(r, np.float32), dec_first=np.array(first), dec_size=np.array(size),
+                        dec_game=np.array(game), dec_turn=np.zeros(len(first), np.int64),
+                        dec_phase=np.zeros(len(first), np.int64), dec_seat=np.zeros(len(first), np.int64),
+                        dec_players=np.array(players))
+
+
+def test_mixed_player_counts_train_one_shared_prior_that_tells_them_apart(tmp_path, capsys):
+    from concordia_ai.ai import policy
+    data = tmp_path / "mixed.npz"
+    mixed_count_data(data)
+    report = train_policy.main(["--data", str(data), "--hidden", "4", "--steps", "300", "--seed", "2",
+                                "--players", "2,4", "--out", str(tmp_path / "w")])
+    assert report["players_in_data"] == [2, 4]
+    assert report["test_by_count"]["2"]["top1_policy"] == 1.0
+    assert report["test_by_count"]["4"]["top1_policy"] == 1.0
+    # the written sets put the right move first for each count
+    sets = policy.read_weights(tmp_path / "w" / "weights.npz", tmp_path / "w" / "weights.json")
+    x = np.zeros((3, core.POLICY_FEATURES), np.float32)
+    x[0, 0] = x[1, 1] = 1
+    for n, best in ((2, 0), (4, 1)):
+        x[:, train_policy.PLAYERS_FEATURE] = n / 5
+        assert int(np.argmax(policy.forward_numpy(sets[n], x))) == best
+
+
+def test_a_linear_shared_prior_cannot_tell_the_counts_apart_and_a_set_per_count_can(tmp_path, capsys):
+    data = tmp_path / "mixed.npz"
+    mixed_count_data(data)
+    report = train_policy.main(["--data", str(data), "--hidden", "0", "--steps", "200", "--seed", "2",
+                                "--players", "2,4", "--per-count"])
+    # n/5 is the same for every move of a node: in the linear part it cancels, so one of the counts is lost
+    assert min(report["test_by_count"][n]["top1_policy"] for n in ("2", "4")) < 0.5
+    for n in ("2", "4"):
+        per = report["per_count"][n]
+        assert per["chosen"] == "own" and per["validation_ce_own"] < per["validation_ce_shared"]
+        assert per["test_own"]["top1_policy"] == 1.0
+
+
+def test_players_come_from_the_feature_when_the_file_predates_dec_players(tmp_path):
+    data = tmp_path / "mixed.npz"
+    mixed_count_data(data, games=20)
+    with np.load(data) as z:
+        old = {k: z[k] for k in z.files if k != "dec_players"}
+    np.savez(tmp_path / "old.npz", **old)
+    assert np.array_equal(train_policy.load([str(tmp_path / "old.npz")]).players,
+                          train_policy.load([str(data)]).players)
+
+
+def test_a_target_the_file_lacks_is_refused(tmp_path):
+    data = tmp_path / "mixed.npz"
+    mixed_count_data(data, games=20)
+    with np.load(data) as z:
+        old = {k: z[k] for k in z.files if k not in ("pruned", "improved")}
+    np.savez(tmp_path / "old.npz", **old)
+    with pytest.raises(ValueError, match="has no 'pruned' target"):
+        train_policy.load([str(tmp_path / "old.npz")], "pruned")
