@@ -59,6 +59,7 @@ include "value.pxi"           # the value model's forward pass (weights loaded f
 include "policy.pxi"          # the policy prior over legal sub-decisions (weights loaded from Python)
 include "search_tree.pxi"     # the search's settings (SearchConfig) and tree: nodes, growing and walking it
 include "heuristics.pxi"      # the hand evaluation, the rewards at a playout's end, the greedy and plan players
+include "puct.pxi"            # PUCT selection with first-play urgency: a prior per node, computed once
 include "ismcts.pxi"          # the ISMCTS loop: selection, expansion, rollout, backup
 include "turns.pxi"           # whole turns from a tree: collecting turn ends, completing partial turns, export
 include "final_choice.pxi"    # the final choice over whole turns: sequential halving by the shown win share

@@ -117,7 +117,7 @@ cdef tuple _focus(CoreState root, const SearchConfig* cfg, Tree* t, int64_t budg
         for j in range(n):
             path[j] = c["path"][j]
         tries = 0
-        while c["named"] >= 0 and not stopped and not t.failed and tries <= n and find_path(t, path, n) < 0:
+        while c["named"] >= 0 and not stopped and not t.failed and tries <= n and not _reached(t, path, n):
             sub = cfg[0]
             sub.iterations = 1
             sub.seconds = 0.0
@@ -133,6 +133,12 @@ cdef tuple _focus(CoreState root, const SearchConfig* cfg, Tree* t, int64_t budg
         if node >= 0:
             marks[node] = (reached[i], c["named"], i < natural)
     return marks, (list(cands[remaining[0]]["path"]) if remaining else None), total_it, total_s
+
+
+cdef int _reached(const Tree* t, const int32_t* path, int n) noexcept nogil:
+    """The tree has the path and an iteration went through its end (PUCT makes children before any visit)."""
+    cdef int node = find_path(t, path, n)
+    return node >= 0 and t.nodes[node].visits > 0
 
 
 cdef tuple _outcome_tuple(outcome):

@@ -1,4 +1,5 @@
-# The ISMCTS loop: selection (UCB over availability counts, the policy's PUCT term), expansion, rollout, backup.
+# The ISMCTS loop: selection (UCB over availability counts, the policy's PUCT term; or PUCT with first-play
+# urgency, puct.pxi), expansion, rollout, backup.
 #
 # Single-observer ISMCTS (Cowling, Powley & Whitehouse 2012). Every move in Concordia is public; the only
 # hidden thing is the order of the unseen cards inside each deck. Each iteration copies the root, forgets
@@ -9,10 +10,6 @@
 #
 # Included into core.pyx so that it calls the rules functions directly (no Python per iteration).
 from libc.math cimport sqrt, log, pow
-
-cdef inline uint32_t hslot(int32_t a) noexcept nogil:
-    return (<uint32_t>a * <uint32_t>2654435761) & (HASH_SIZE - 1)
-
 
 cdef int rollout(State* st, const SearchConfig* cfg, uint64_t* r) noexcept nogil:
     """Play on from st with the rollout policy; returns 1 if the game ended."""
@@ -51,9 +48,7 @@ cdef int ismcts(const State* root, const SearchConfig* cfg, Tree* t, int32_t* do
     the turns the search chose by itself."""
     cdef State st
     cdef int32_t acts[MAX_ACTIONS]
-    cdef int32_t keys[HASH_SIZE]
-    cdef uint32_t stamp[HASH_SIZE]
-    cdef uint32_t gen = 0
+    cdef LegalSet ls
     cdef int32_t path[MAX_DEPTH]
     cdef int depth, n, i, node, ch, best, it = 0, terminal, p, untried, nchild, k
     cdef uint64_t r = seed_mix(cfg.seed)
@@ -66,7 +61,7 @@ cdef int ismcts(const State* root, const SearchConfig* cfg, Tree* t, int32_t* do
     cdef int rootp = root.decider, starved, starved_v
     cdef int fd, forcing, fch, fa, found
     cdef ReportStats* rs
-    memset(stamp, 0, sizeof(stamp))
+    memset(&ls, 0, sizeof(LegalSet))
     if t.n == 0:
         if tree_add(t, -1, 0, -1) >= 0:
             tree_track(t, 0)
@@ -120,14 +115,23 @@ cdef int ismcts(const State* root, const SearchConfig* cfg, Tree* t, int32_t* do
             if forcing and fd >= n_forced:
                 forcing = 0
             fa = forced[fd] if forcing else -1
+            if cfg.select == SEL_PUCT:
+                ch = puct_child(t, node, &st, acts, n, cfg, &r, &ls, fa,
+                                t.nodes[node].stats >= 0 and p == rootp and st.turns == root.turns)
+                if ch < 0:
+                    break      # a leaf (rolled out from here) or the tree is full (t.failed)
+                if forcing:
+                    if t.nodes[ch].action == fa:
+                        fd += 1
+                    else:
+                        forcing = 0     # not legal here (cannot happen for a checked turn): search as usual
+                apply_action(&st, t.nodes[ch].action)
+                node = ch
+                path[depth] = node
+                depth += 1
+                continue
             fch = -1
-            gen += 1
-            for i in range(n):
-                k = hslot(acts[i])
-                while stamp[k] == gen:
-                    k = (k + 1) & (HASH_SIZE - 1)
-                stamp[k] = gen
-                keys[k] = acts[i]
+            legal_fill(&ls, acts, n)
             # children legal in this determinization gain availability; pick the best by UCB
             best = -1
             bs = -1e18
@@ -136,11 +140,7 @@ cdef int ismcts(const State* root, const SearchConfig* cfg, Tree* t, int32_t* do
             starved_v = 1 << 30
             ch = t.nodes[node].child
             while ch >= 0:
-                k = hslot(t.nodes[ch].action)
-                while stamp[k] == gen and keys[k] != t.nodes[ch].action:
-                    k = (k + 1) & (HASH_SIZE - 1)
-                if stamp[k] == gen:
-                    keys[k] = -1 - keys[k]     # mark as tried (no valid action is negative)
+                if legal_take(&ls, t.nodes[ch].action):
                     nchild += 1
                     t.nodes[ch].avail += 1
                     score = t.nodes[ch].w / t.nodes[ch].visits + \
@@ -158,10 +158,7 @@ cdef int ismcts(const State* root, const SearchConfig* cfg, Tree* t, int32_t* do
                 ch = t.nodes[ch].sibling
             untried = 0
             for i in range(n):
-                k = hslot(acts[i])
-                while stamp[k] == gen and keys[k] != acts[i] and keys[k] != -1 - acts[i]:
-                    k = (k + 1) & (HASH_SIZE - 1)
-                if keys[k] == acts[i]:
+                if legal_untried(&ls, acts[i]):
                     cand[untried] = acts[i]
                     untried += 1
             if fa >= 0 and fch < 0:
@@ -194,6 +191,7 @@ cdef int ismcts(const State* root, const SearchConfig* cfg, Tree* t, int32_t* do
                 # expand one untried action: the heuristic's favourite, or a random one
                 if cfg.policy_w > 0:
                     i = cand[policy_pick(&st, acts, n, cand, untried, &r, &pr)]
+                    t.prior_calls += 1
                 elif cfg.use_prior:
                     i = cand[greedy_index(&st, cand, untried, &r)]
                 else:

@@ -211,13 +211,26 @@ cdef inline float policy_logit(const PolicyNet* net, const float* x) noexcept no
     return z
 
 
+cdef void softmax_inplace(float* z, int n) noexcept nogil:
+    """z[i] <- exp(z[i]) / sum_j exp(z[j]) (shifted by the largest for range): logits to probabilities."""
+    cdef float top = -1e30, total = 0.0
+    cdef int i
+    for i in range(n):
+        if z[i] > top:
+            top = z[i]
+    for i in range(n):
+        z[i] = expf(z[i] - top)
+        total += z[i]
+    for i in range(n):
+        z[i] /= total
+
+
 cdef int policy_probs(const State* s, const int32_t* acts, int n, float* out) noexcept nogil:
     """out[i] = the prior of acts[i] among the n legal moves at s. Returns 0 (and leaves out alone) when no
     weights are loaded for this player count or no player decides."""
     cdef const PolicyNet* net
     cdef PolicyBase pb
     cdef float x[PF_N]
-    cdef float top = -1e30, total = 0.0
     cdef int i
     if s.n_players < 2 or s.n_players > MAX_P or s.decider < 0 or n <= 0:
         return 0
@@ -228,13 +241,7 @@ cdef int policy_probs(const State* s, const int32_t* acts, int n, float* out) no
     for i in range(n):
         policy_features(s, acts[i], &pb, x)
         out[i] = policy_logit(net, x)
-        if out[i] > top:
-            top = out[i]
-    for i in range(n):
-        out[i] = expf(out[i] - top)
-        total += out[i]
-    for i in range(n):
-        out[i] /= total
+    softmax_inplace(out, n)
     return 1
 
 

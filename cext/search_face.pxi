@@ -24,10 +24,11 @@ cdef class StopToken:
 # fills in nothing). `search` takes `turns` as well (how many whole turns to report).
 SEARCH_KEYS = ("iterations", "seconds", "c", "final", "reward", "mix", "margin_scale", "rollout", "epsilon",
                "rollout_turns", "fpu", "prior", "pw_k", "pw_alpha", "eval", "chance", "root_floor", "focus", "focus_turns",
-               "policy", "seed")
+               "policy", "select", "c_puct", "fpu_reduction", "fpu_scaled", "prior_temp", "seed")
 # the words of the choice keys, in the order of the core's codes (RW_*, POL_*, EVAL_*, ...)
 SEARCH_CHOICES = {"final": ("visits", "mean"), "reward": ("win", "rank", "margin", "mix"),
-                  "rollout": ("random", "greedy", "none", "policy"), "eval": ("hand", "net"), "chance": ("branch", "merge")}
+                  "rollout": ("random", "greedy", "none", "policy"), "eval": ("hand", "net"), "chance": ("branch", "merge"),
+                  "select": ("ucb", "puct")}
 
 
 cdef object _number(dict d, str key, lo, hi, bint integer):
@@ -88,6 +89,13 @@ cdef void fill_config(SearchConfig* cfg, dict d, int n_players, bint with_turns)
     cfg.focus = _number(d, "focus", 0, 0.9, False)
     cfg.focus_turns = _number(d, "focus_turns", 2, 64, True)
     cfg.policy_w = _number(d, "policy", 0, 100, False)
+    cfg.select = _choice(d, "select")
+    cfg.c_puct = _number(d, "c_puct", 0, 100, False)
+    cfg.fpu_reduction = _number(d, "fpu_reduction", 0, 1, False)
+    if not isinstance(d["fpu_scaled"], bool):
+        raise ValueError(f"fpu_scaled: {d['fpu_scaled']!r} is not true or false")
+    cfg.fpu_scaled = 1 if d["fpu_scaled"] else 0
+    cfg.prior_temp = _number(d, "prior_temp", 1e-3, 1000, False)
     cfg.seed = <uint64_t>(int(_number(d, "seed", 0, 18446744073709551615, True)) & 0xFFFFFFFFFFFFFFFF)
     if with_turns:
         _number(d, "turns", 0, 4096, True)
@@ -115,7 +123,9 @@ def search_config(CoreState root not None, dict config not None):
                 epsilon=cfg.epsilon, rollout_turns=cfg.rollout_turns, fpu=cfg.fpu, prior=bool(cfg.use_prior),
                 pw_k=cfg.pw_k, pw_alpha=cfg.pw_alpha, eval=SEARCH_CHOICES["eval"][cfg.eval_kind],
                 chance=SEARCH_CHOICES["chance"][cfg.chance_merge], root_floor=cfg.root_floor, focus=cfg.focus,
-                focus_turns=cfg.focus_turns, policy=cfg.policy_w, seed=cfg.seed)
+                focus_turns=cfg.focus_turns, policy=cfg.policy_w,
+                select=SEARCH_CHOICES["select"][cfg.select], c_puct=cfg.c_puct, fpu_reduction=cfg.fpu_reduction,
+                fpu_scaled=bool(cfg.fpu_scaled), prior_temp=cfg.prior_temp, seed=cfg.seed)
 
 
 def search(CoreState root not None, dict config not None, StopToken stop=None, named=None, outcome=None):
@@ -161,6 +171,7 @@ def search(CoreState root not None, dict config not None, StopToken stop=None, n
     t.stats = NULL
     t.n_stats = 0
     t.cap_stats = 0
+    t.prior_calls = 0
     t.nodes = <Node*>malloc(sizeof(Node) * t.cap)
     if t.nodes == NULL:
         raise MemoryError()
@@ -184,6 +195,9 @@ def search(CoreState root not None, dict config not None, StopToken stop=None, n
         ch = t.nodes[0].child
         while ch >= 0:
             nd = t.nodes[ch]
+            if nd.visits == 0:
+                ch = nd.sibling       # a move PUCT has not tried (made with its prior): no figures to report
+                continue
             pv = [nd.action]
             node = ch
             while t.nodes[node].child >= 0 and len(pv) < 24:
@@ -203,10 +217,20 @@ def search(CoreState root not None, dict config not None, StopToken stop=None, n
         return dict(children=children, iterations=iters, nodes=t.n, bytes=t.n * sizeof(Node),
                     bytes_per_node=sizeof(Node), seconds=secs, root_visits=t.nodes[0].visits,
                     out_of_memory=bool(t.failed), stopped=stop is not None and stop.stopped, turns=turns,
-                    choice=choice,
+                    choice=choice, prior_calls=t.prior_calls, expanded=_expanded_nodes(&t),
                     **_report_stats(&t, 0, root.s.n_players))
     finally:
         tree_free(&t)
+
+
+cdef int _expanded_nodes(const Tree* t) noexcept nogil:
+    """Decision nodes with children (a chance node's children are outcomes, mover -1): with PUCT each had its
+    prior computed once (tests compare prior_calls with this)."""
+    cdef int i, n = 0
+    for i in range(t.n):
+        if t.nodes[i].child >= 0 and t.nodes[t.nodes[i].child].mover >= 0:
+            n += 1
+    return n
 
 
 cdef list _check_named(CoreState root, named):

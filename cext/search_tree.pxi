@@ -1,5 +1,6 @@
 # The search's settings and tree: SearchConfig, Node, Tree, growing and walking the tree; thread clock, stop flag.
 from libc.stdlib cimport realloc
+from libc.stdint cimport int64_t
 
 cdef extern from *:
     """
@@ -30,6 +31,8 @@ cdef enum:
     POL_POLICY = 3       # rollout moves drawn from the policy prior (policy.pxi)
     EVAL_HAND = 0        # the hand-set formula `evaluate` (today's default before the value model)
     EVAL_NET = 1         # the value model (value.pxi); fill_config refuses it without weights for the player count
+    SEL_UCB = 0          # selection: UCB over availability counts, every legal child tried first (today's default)
+    SEL_PUCT = 1         # selection: PUCT with first-play urgency, a prior per node (puct.pxi)
     HASH_SIZE = 4096
     MAX_DEPTH = 4096
     MAX_TREE_NODES = 1 << 28      # 12 GB of nodes; also keeps the doubling of `cap` inside int32
@@ -87,6 +90,11 @@ ctypedef struct SearchConfig:
     float focus           # share of the budget for the final choice over whole turns (search() only)
     int32_t focus_turns   # how many of the most visited whole turns that choice starts from
     float policy_w        # weight of the policy prior (PUCT term, prior-sampled expansion); 0 = off
+    int32_t select        # SEL_UCB or SEL_PUCT
+    float c_puct          # PUCT: the prior term's weight
+    float fpu_reduction   # PUCT: an unvisited child's value is its parent's mean for the mover less this
+    int32_t fpu_scaled    # PUCT: ... times the square root of the visited children's summed prior
+    float prior_temp      # PUCT with the heuristic's prior: softmax(greedy value / prior_temp)
     uint64_t seed
 
 ctypedef struct Tree:
@@ -97,6 +105,50 @@ ctypedef struct Tree:
     ReportStats* stats   # the report statistics' rows (Node.stats), grown as nodes are tracked
     int32_t n_stats
     int32_t cap_stats
+    int64_t prior_calls  # evaluations of a prior over a node's legal moves (tests: once per node with PUCT)
+
+
+ctypedef struct LegalSet:
+    # the legal moves of one sample at a node, in a small open-addressing hash, so that its children can be
+    # matched against them in one walk (a slot is live when its stamp is the current generation)
+    int32_t keys[HASH_SIZE]
+    uint32_t stamp[HASH_SIZE]
+    uint32_t gen
+
+
+cdef inline uint32_t hslot(int32_t a) noexcept nogil:
+    return (<uint32_t>a * <uint32_t>2654435761) & (HASH_SIZE - 1)
+
+
+cdef inline void legal_fill(LegalSet* ls, const int32_t* acts, int n) noexcept nogil:
+    cdef int i
+    cdef uint32_t k
+    ls.gen += 1
+    for i in range(n):
+        k = hslot(acts[i])
+        while ls.stamp[k] == ls.gen:
+            k = (k + 1) & (HASH_SIZE - 1)
+        ls.stamp[k] = ls.gen
+        ls.keys[k] = acts[i]
+
+
+cdef inline int legal_take(LegalSet* ls, int32_t a) noexcept nogil:
+    """1 if move a is legal in this sample (a child's move: it is marked as tried), else 0."""
+    cdef uint32_t k = hslot(a)
+    while ls.stamp[k] == ls.gen and ls.keys[k] != a:
+        k = (k + 1) & (HASH_SIZE - 1)
+    if ls.stamp[k] == ls.gen:
+        ls.keys[k] = -1 - ls.keys[k]     # mark as tried (no valid action is negative)
+        return 1
+    return 0
+
+
+cdef inline int legal_untried(const LegalSet* ls, int32_t a) noexcept nogil:
+    """1 if legal move a (one of those filled in) has not been taken by a child."""
+    cdef uint32_t k = hslot(a)
+    while ls.stamp[k] == ls.gen and ls.keys[k] != a and ls.keys[k] != -1 - a:
+        k = (k + 1) & (HASH_SIZE - 1)
+    return ls.keys[k] == a
 
 
 cdef int tree_add(Tree* t, int32_t parent, int32_t action, int8_t mover) noexcept nogil:

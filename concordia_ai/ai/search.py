@@ -27,6 +27,7 @@ ROLLOUTS = ("random", "greedy", "none", "policy")
 FINALS = ("visits", "mean")
 EVALS = ("auto", "hand", "net")
 CHANCES = ("branch", "merge")
+SELECTS = ("ucb", "puct")
 TURNS_KEPT = 32          # whole turns read from each search tree (the most visited)
 TABLE_FOCUS = 0.25       # hint, review, play --suggested and analyze: the last quarter of the budget makes the
                          # final choice over whole turns (SearchConfig.focus); the bots' measured default is 0
@@ -69,6 +70,14 @@ class SearchConfig:
     focus_turns: int = 8
     policy: float = 0.0           # weight of the learned prior (ai/policy.py): a PUCT term beside UCB and untried
                                   # moves expanded in an order drawn from the prior (0: off)
+    select: str = "ucb"           # selection: "ucb" (every legal child tried first, then UCB: today's) or "puct"
+                                  # (prior per node, PUCT with first-play urgency: a low-prior move may never be
+                                  # tried); puct's prior: the learned one with policy > 0, else the heuristic's with
+                                  # prior = true, else uniform; puct does not use c, fpu, pw_k, pw_alpha
+    c_puct: float = 1.0           # puct: weight of the prior term c_puct * P * sqrt(avail) / (1 + visits)
+    fpu_reduction: float = 0.2    # puct: an unvisited child is worth its parent's mean for the mover less this
+    fpu_scaled: bool = True       # puct: ... times sqrt(the visited children's summed prior) (Leela Zero, KataGo)
+    prior_temp: float = 1.0       # puct with prior = true: the heuristic's prior is softmax(greedy value / this), VP
     jobs: int = 1                 # root parallelism: independent searches in threads, merged
     seed: int = 0
 
@@ -96,6 +105,7 @@ class SearchConfig:
             (self.eval in EVALS, "eval", f"eval must be one of {', '.join(EVALS)}"),
             (self.chance in CHANCES, "chance", f"chance must be one of {', '.join(CHANCES)}"),
             (0 <= self.root_floor <= 1, "root_floor", "root_floor must be in 0..1"),
+            (self.select in SELECTS, "select", f"select must be one of {', '.join(SELECTS)}"),
         ]
         for ok, name, message in checks:
             if not ok:
@@ -122,7 +132,8 @@ class SearchConfig:
 _TYPES = {"iterations": int, "seconds": float, "c": float, "final": str, "reward": str, "mix": float,
           "margin_scale": float, "rollout": str, "epsilon": float, "rollout_turns": int, "fpu": float,
           "prior": bool, "pw_k": float, "pw_alpha": float, "eval": str, "chance": str, "root_floor": float,
-          "focus": float, "focus_turns": int, "policy": float, "jobs": int, "seed": int}
+          "focus": float, "focus_turns": int, "policy": float, "select": str, "c_puct": float,
+          "fpu_reduction": float, "fpu_scaled": bool, "prior_temp": float, "jobs": int, "seed": int}
 _TYPE_WORDS = {int: "an integer", float: "a number", str: "a string", bool: "true or false"}
 _BOUNDS = {
     "iterations": limits.ITERATIONS, "seconds": limits.SECONDS, "rollout_turns": limits.ROLLOUT_TURNS,
@@ -137,6 +148,9 @@ _BOUNDS = {
     "focus": limits.Bound("a share of the budget", 0, 0.9, integer=False),
     "focus_turns": limits.Bound("a number of whole turns", 2, 64),
     "policy": limits.Bound("the policy prior's weight", 0, 100, integer=False),
+    "c_puct": limits.Bound("the PUCT constant", 0, 100, integer=False),
+    "fpu_reduction": limits.Bound("the first-play urgency's reduction", 0, 1, integer=False),
+    "prior_temp": limits.Bound("the heuristic prior's temperature", 0.001, 1000, integer=False),
 }
 
 

@@ -1,0 +1,213 @@
+"""Selection that lets a prior prune (issue 25, deliverable 1): SearchConfig(select="puct") makes a node's
+children at once with their prior (computed once per node) and selects by PUCT with first-play urgency, so a
+move with a tiny prior is never tried; select="ucb" (the default) is today's search, bit for bit."""
+import math
+
+import numpy as np
+import pytest
+
+from concordia_ai import core
+from concordia_ai.ai import policy
+from concordia_ai.ai.bots import BotSpecError, make_bot, parse_spec
+from concordia_ai.ai.search import SearchConfig, SearchConfigError, search, search_raw
+from concordia_ai.engine.game import Game
+
+PF_CARD = 30                  # policy.pxi: the card action's one-hot (C_*) starts here
+
+
+@pytest.fixture(autouse=True)
+def shipped_weights_after():
+    yield
+    policy.unload()           # leave the core as a fresh process finds it
+
+
+def opening():
+    return Game.new("imperium", 4, 1)
+
+
+def card_action(game, move):
+    """The card action (C_*) of a 'play' move: the slot of its one-hot among the policy features."""
+    row = core.policy_features_of(game.state)[game.legal_moves().index(move)]
+    return int(np.argmax(row[PF_CARD:PF_CARD + 9]))
+
+
+def load_prior_against(game, move, players=4):
+    """Policy weights that give `move` (a card play) a prior of about e^-40 and the other moves an even share."""
+    w_lin = np.zeros(core.POLICY_FEATURES, np.float32)
+    w_lin[PF_CARD + card_action(game, move)] = -40.0
+    core.policy_set_weights(players, w_lin, np.zeros((0, core.POLICY_FEATURES), np.float32),
+                            np.zeros(0, np.float32), np.zeros(0, np.float32))
+
+
+# ---------------------------------------------------------------- the formula on constructed numbers
+
+def reference_pick(children, c_puct, fpu_reduction, fpu_scaled=True):
+    """PUCT with first-play urgency in Python: children (visits, summed reward, prior, availability before)."""
+    visited = [(n, w, p) for n, w, p, _ in children if n > 0]
+    parent_q = sum(w for _, w, _ in visited) / sum(n for n, _, _ in visited) if visited else 0.0
+    fpu_q = parent_q - fpu_reduction * (math.sqrt(sum(p for _, _, p in visited)) if fpu_scaled else 1.0)
+    scores = [(w / n if n > 0 else fpu_q) + c_puct * p * math.sqrt(a + 1) / (1 + n) for n, w, p, a in children]
+    return max(range(len(children)), key=lambda i: scores[i]), sorted(scores)
+
+
+def test_puct_picks_what_the_formula_says_on_constructed_numbers():
+    # two visited moves and a third unvisited: Q 0.6 and 0.5, parent mean 0.55; the unvisited one's value is
+    # 0.55 - 0.5 * sqrt(0.9) = 0.076, plus its prior term 1.0 * 0.1 * sqrt(21) = 0.458: 0.534, below the first
+    # move's 0.6 + 1.0 * 0.5 * sqrt(21) / 11 = 0.808
+    kids = [(10, 6.0, 0.5, 20), (10, 5.0, 0.4, 20), (0, 0.0, 0.1, 20)]
+    assert core.puct_pick(kids, 1.0, 0.5) == reference_pick(kids, 1.0, 0.5)[0] == 0
+    # ... and without the reduction the unvisited move's value is the parent's mean: it is tried
+    assert core.puct_pick(kids, 1.0, 0.0) == reference_pick(kids, 1.0, 0.0)[0] == 2
+    # scaled, the reduction is small while the visited moves hold little prior: 0.5 - 1.0 * sqrt(0.05) +
+    # 0.2 * 0.9 * sqrt(6) = 0.717 beats 0.5 + 0.2 * 0.05 * sqrt(6) / 5 = 0.505; unscaled it is -0.059
+    kids = [(4, 2.0, 0.05, 5), (0, 0.0, 0.9, 5), (0, 0.0, 0.05, 5)]
+    assert core.puct_pick(kids, 0.2, 1.0, fpu_scaled=True) == reference_pick(kids, 0.2, 1.0, True)[0] == 1
+    assert core.puct_pick(kids, 0.2, 1.0, fpu_scaled=False) == reference_pick(kids, 0.2, 1.0, False)[0] == 0
+    # nothing visited yet: the largest prior term
+    assert core.puct_pick([(0, 0.0, 0.2, 0), (0, 0.0, 0.7, 0), (0, 0.0, 0.1, 0)], 1.0, 0.2) == 1
+    # a move with a prior of 1e-9 stays unvisited after a million visits of its parent
+    kids = [(600_000, 300_000.0, 0.5, 10**6), (399_999, 190_000.0, 0.5, 10**6), (0, 0.0, 1e-9, 10**6)]
+    assert core.puct_pick(kids, 5.0, 0.2) != 2
+
+
+def test_puct_agrees_with_the_reference_on_random_constructed_nodes():
+    rng = np.random.default_rng(4)
+    checked = 0
+    for _ in range(400):
+        k = int(rng.integers(2, 9))
+        prior = rng.dirichlet(np.ones(k))
+        avail = int(rng.integers(1, 500))
+        kids = []
+        for i in range(k):
+            n = int(rng.integers(0, avail + 1)) if rng.random() < 0.7 else 0
+            kids.append((n, float(np.float32(n * rng.random())), float(np.float32(prior[i])), avail))
+        c, red, scaled = float(rng.uniform(0, 3)), float(rng.uniform(0, 1)), bool(rng.random() < 0.5)
+        want, scores = reference_pick(kids, c, red, scaled)
+        if scores[-1] - scores[-2] < 1e-4:
+            continue                  # a near tie: float32 in the core may break it the other way
+        assert core.puct_pick(kids, c, red, scaled) == want, (kids, c, red, scaled)
+        checked += 1
+    assert checked > 300
+
+
+def test_the_root_floor_applies_to_the_moves_puct_has_tried():
+    kids = [(90, 60.0, 0.6, 99), (2, 0.5, 0.3, 99), (0, 0.0, 0.1, 99)]
+    # 0.2 of an even split of 100 visits over the 2 tried moves is 10: the starved tried move comes next
+    assert core.puct_pick(kids, 0.1, 0.5, root_floor=0.2, parent_visits=100) == 1
+    # the untried move gets no floor: without one the search goes on with the best move
+    assert core.puct_pick(kids, 0.1, 0.5, root_floor=0.0, parent_visits=100) == reference_pick(kids, 0.1, 0.5)[0] == 0
+
+
+# ---------------------------------------------------------------- the search: pruning, the prior once per node
+
+def test_a_move_the_prior_rules_out_is_never_visited_under_puct_and_visited_under_ucb():
+    g = opening()
+    legal = g.legal_moves()
+    pruned = legal[2]
+    load_prior_against(g, pruned)
+    pr = dict(zip(legal, core.policy_priors(g.state)))
+    assert pr[pruned] < 1e-15 and all(abs(p - 1 / (len(legal) - 1)) < 1e-6 for m, p in pr.items() if m != pruned)
+    puct = search_raw(g, SearchConfig(iterations=3000, seed=5, select="puct", policy=1.0, fpu_reduction=1.0))
+    visits = {c["action"]: c["visits"] for c in puct["children"]}
+    assert pruned not in visits and set(visits) == set(legal) - {pruned}
+    assert sum(visits.values()) == 3000
+    # today's selection tries every legal move, the prior only ordering the tries
+    ucb = search_raw(g, SearchConfig(iterations=3000, seed=5, policy=1.0))
+    assert {c["action"] for c in ucb["children"] if c["visits"] > 0} == set(legal)
+    default = search_raw(g, SearchConfig(iterations=3000, seed=5))["children"]
+    assert len(default) == len(legal) and min(c["visits"] for c in default) > 0
+
+
+def test_the_prior_is_computed_once_per_node():
+    g = opening()
+    load_prior_against(g, g.legal_moves()[0])
+    r = search_raw(g, SearchConfig(iterations=2000, seed=2, select="puct", policy=1.0))
+    # one evaluation per decision node with children; a node's first visit is a leaf (no prior), so fewer
+    # evaluations than iterations
+    assert r["prior_calls"] == r["expanded"] and 0 < r["prior_calls"] < r["iterations"] * 0.75
+    # the heuristic's prior likewise; the uniform prior needs no evaluation
+    h = search_raw(g, SearchConfig(iterations=2000, seed=2, select="puct", prior=True))
+    assert h["prior_calls"] == h["expanded"] > 0
+    u = search_raw(g, SearchConfig(iterations=2000, seed=2, select="puct"))
+    assert u["prior_calls"] == 0 and u["expanded"] > 0
+    # today's selection evaluates the parent's prior at every expansion (about once per iteration)
+    old = search_raw(g, SearchConfig(iterations=2000, seed=2, policy=1.0))
+    assert old["prior_calls"] > max(1900, old["expanded"], 2 * r["prior_calls"])
+
+
+def test_puct_is_reproducible_and_differs_by_prior():
+    g = Game.new("italia", 3, 7)
+    runs = {}
+    for name, kw in (("uniform", {}), ("heuristic", dict(prior=True))):
+        a = search(g, SearchConfig(iterations=1500, seed=3, select="puct", **kw))
+        b = search(g, SearchConfig(iterations=1500, seed=3, select="puct", **kw))
+        runs[name] = [(c.move, c.visits) for c in a.candidates]
+        assert runs[name] == [(c.move, c.visits) for c in b.candidates]
+        assert all(c.visits > 0 for c in a.candidates) and a.turns
+    assert runs["uniform"] != runs["heuristic"]
+
+
+def test_puct_runs_with_every_search_feature():
+    g = Game.new("italia", 3, 7)
+    # the final choice over whole turns, with a named turn (forced paths through made but unvisited children)
+    named = [g.legal_moves()[-1]]
+    st = g.state.copy()
+    st.set_chance(False, True)
+    st.apply(named[0])
+    while st.decider == g.decider and st.turns == g.state.turns and not st.is_over:
+        named.append(st.legal_actions()[0])
+        st.apply(named[-1])
+    r = search(g, SearchConfig(iterations=1200, seed=1, select="puct", focus=0.25), named=[named])
+    assert any(t.named and t.visits > 0 for t in r.turns) and r.turns[0].chosen
+    # one iteration: the root is expanded at its first visit, so there is a move to play
+    assert search_raw(g, SearchConfig(iterations=1, seed=1, select="puct"))["children"][0]["visits"] == 1
+    # open loop through chance (legal sets change between samples), threads, 2 players
+    assert search(g, SearchConfig(iterations=800, seed=1, select="puct", chance="merge")).iterations == 800
+    assert search(g, SearchConfig(iterations=400, seed=1, select="puct", jobs=2)).searches == 2
+    g2 = Game.new("creta", 2, 5)
+    assert search(g2, SearchConfig(iterations=600, seed=1, select="puct", prior=True)).best.visits > 0
+    bot = make_bot("ismcts:iterations=200,select=puct,c_puct=1.5,fpu_reduction=0.3", seed=1)
+    assert bot.choose(g) in g.legal_moves()
+
+
+# ---------------------------------------------------------------- the default stays today's
+
+def test_the_default_selection_is_ucb_and_plays_todays_search_bit_for_bit():
+    from test_policy import TODAYS_DIGEST, search_digest
+    assert SearchConfig().select == "ucb" and make_bot("ismcts").options == {}
+    assert search_digest(dict(select="ucb")) == TODAYS_DIGEST
+    # the PUCT knobs mean nothing to ucb
+    assert search_digest(dict(c_puct=3.0, fpu_reduction=0.9, fpu_scaled=False, prior_temp=5.0)) == TODAYS_DIGEST
+
+
+# ---------------------------------------------------------------- the knobs are checked
+
+@pytest.mark.parametrize("knobs,message", [
+    (dict(c_puct=-1.0), "search config: c_puct: -1.0 is out of range for the PUCT constant; give a number in 0..100"),
+    (dict(fpu_reduction=1.5), "search config: fpu_reduction: 1.5 is out of range for the first-play urgency's "
+                              "reduction; give a number in 0..1"),
+    (dict(prior_temp=0.0), "search config: prior_temp: 0.0 is out of range for the heuristic prior's "
+                           "temperature; give a number in 0.001..1,000"),
+    (dict(select="alphazero"), "search config: select must be one of ucb, puct"),
+    (dict(fpu_scaled=1), "search config: fpu_scaled: 1 is not true or false"),
+])
+def test_bad_puct_knobs_are_refused_with_one_line(knobs, message):
+    with pytest.raises(SearchConfigError) as e:
+        SearchConfig(**knobs)
+    assert str(e.value) == message and "\n" not in message
+    assert e.value.field == next(iter(knobs))
+
+
+def test_bad_puct_knobs_in_a_bot_spec_and_in_the_core():
+    with pytest.raises(BotSpecError, match=r"^bot ismcts: search config: c_puct: -0.5 is out of range"):
+        parse_spec("ismcts:select=puct,c_puct=-0.5")
+    with pytest.raises(BotSpecError, match=r"^bot ismcts: search config: select must be one of ucb, puct$"):
+        parse_spec("ismcts:select=pucb")
+    whole = dict(SearchConfig(eval="hand").core_dict(players=4), turns=0)
+    for change, message in ((dict(select="x"), "select: 'x' is not one of ucb, puct"),
+                            (dict(c_puct=-1.0), "c_puct: -1.0 is not in 0..100"),
+                            (dict(fpu_scaled="yes"), "fpu_scaled: 'yes' is not true or false"),
+                            (dict(prior_temp=0.0), "prior_temp: 0.0 is not in 0.001..1000")):
+        with pytest.raises(ValueError) as e:
+            core.search(opening().state, dict(whole, **change))
+        assert str(e.value) == message
