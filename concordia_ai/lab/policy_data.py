@@ -42,7 +42,7 @@ from ..ai.search import SearchConfig, SearchConfigError, search, search_raw
 from ..engine.errors import ConcordiaError
 from ..io.atomic_write import write_atomic
 from . import jobs as _jobs
-from . import policy_targets, selfplay
+from . import policy_targets, prior_weights, selfplay
 from .selfplay import BOARDS, _pack, deal_seed, unpack
 
 
@@ -138,13 +138,16 @@ def play_task(task: dict) -> dict:
     """One self-play game (task: search, boards, counts, seed, game_id, cap, value) as its log record."""
     board, players = game_setting(task["boards"], task["counts"], task["game_id"])
     deal = deal_seed(task["seed"], task["game_id"])
+    prior_weights.hold(task.get("weights"))        # a prior from a directory (the loop's incumbent)
+    t0 = time.process_time()
     cap = PlayoutCap(**task["cap"]) if task.get("cap") else None
     rows: list = []
     bots = [RecordingSearch(deal * 8 + s, task["search"], rows, cap) for s in range(players)]
     watch = selfplay.TurnStarts() if task.get("value") else None
     played = play_game(bots, board, deal, watch=watch)
     rec = dict(task, board=board, players=players, decisions=len(rows),
-               full=sum(b.counts["full"] for b in bots), fast=sum(b.counts["fast"] for b in bots))
+               full=sum(b.counts["full"] for b in bots), fast=sum(b.counts["fast"] for b in bots),
+               cpu_seconds=round(time.process_time() - t0, 3))
     if played.truncated:
         return dict(rec, truncated=True)
     game = played.game
@@ -243,17 +246,21 @@ def value_path(out: str) -> str:
 
 
 def generate(search: dict, board, players, games: int, seed: int, out: str, command: str = "",
-             cap: PlayoutCap | None = None, first_id: int = 0, value: bool = False, **runner_options) -> dict:
+             cap: PlayoutCap | None = None, first_id: int = 0, value: bool = False, log: str | None = None,
+             weights: str | None = None, **runner_options) -> dict:
     """Play (or resume) game ids first_id .. first_id + games - 1 and write OUT (npz) and OUT.json (and
     with `value` the value model's file, value_path(OUT)); returns the info written. `board` and `players`:
-    one or a list (game_setting)."""
+    one or a list (game_setting). `log`: the games' log (default OUT.games.jsonl). `weights`: a directory
+    of policy weights the search's prior uses (lab.prior_weights; default the shipped ones)."""
     boards, counts = as_list(board), as_list(players)
     check_request(search, boards, counts, games, seed, cap, first_id)
+    log = log or out + ".games.jsonl"
     t0 = time.time()
     tasks = [dict(search=search, boards=boards, counts=counts, seed=seed, game_id=i,
-                  cap=asdict(cap) if cap else None, value=value) for i in range(first_id, first_id + games)]
+                  cap=asdict(cap) if cap else None, value=value, weights=weights)
+             for i in range(first_id, first_id + games)]
     try:
-        records, new = _jobs.run_logged(play_task, tasks, record_key, out + ".games.jsonl", **runner_options)
+        records, new = _jobs.run_logged(play_task, tasks, record_key, log, **runner_options)
     except _jobs.JobError as e:
         raise PolicyDataError(str(e)) from None
     data = arrays(records)
@@ -266,6 +273,7 @@ def generate(search: dict, board, players, games: int, seed: int, out: str, comm
                 games_kept=len(kept), cap=asdict(cap) if cap else None, searched=dict(full=full, fast=fast),
                 decisions=int(len(data["dec_first"])), rows=int(len(data["feats"])),
                 targets=target_report(data), played_now=new, seconds=round(time.time() - t0, 1),
-                log=out + ".games.jsonl", value=value_path(out) if value else None, command=command)
+                cpu_seconds=round(sum(g.get("cpu_seconds", 0) for g in records), 1), log=log,
+                value=value_path(out) if value else None, weights=weights, command=command)
     write_atomic(out + ".json", json.dumps(info, indent=2) + "\n")
     return info

@@ -1,0 +1,183 @@
+"""The gate of a learning-loop generation: the candidate (a search with the new prior) against the
+incumbent in seat-rotated games, stopped by a sequential probability ratio test as soon as it is decided.
+
+    >>> bots = dict(candidate=Side(dict(policy=0.3), "results/loop/gen-1/weights"), incumbent=Side({}, None))
+    >>> result = run_stage("fixed", bots, dict(iterations=400), "italia", 3, seed_start=51000,
+    ...                    test=Sprt.against_fair_share(3, delta=0.1), max_games=120, log="gate-fixed.jsonl")
+
+Games: for every deal seed the candidate plays once in every seat, the other seats held by the incumbent
+(as scripts/strength.py, with its bot seeds: a seed per deal and seat). A stage gives both sides the same
+budget (`budget`: iterations=I for the stage at fixed iterations, iterations=0,seconds=S at equal time),
+which overrides their own. Each game is a line of the stage's log (resumable, lab.jobs).
+
+The test (Sprt): H0 the candidate wins its fair share p0 = 1/players, H1 it wins p1 = p0 + delta. The games
+are read in their fixed order (deal, then seat), whatever order the workers finish them in, and the test
+stops at the first game where the log-likelihood ratio leaves (ln(beta / (1 - alpha)), ln((1 - beta) /
+alpha)): "better" above, "worse" below. Games played past that point (the rest of a batch) are logged but not
+counted. At max_games undecided: "undecided".
+"""
+from __future__ import annotations
+
+import math
+import time
+import zlib
+from dataclasses import dataclass, field
+
+from ..ai.bots import Bot, play_game
+from ..ai.search import SearchConfig, best_move
+from . import jobs as _jobs
+from . import prior_weights
+from .ratings import wilson
+
+KEY = ("stage", "board", "players", "seed", "cand_seat")
+
+
+@dataclass(frozen=True)
+class Sprt:
+    p0: float
+    p1: float
+    alpha: float = 0.05
+    beta: float = 0.05
+
+    @classmethod
+    def against_fair_share(cls, players: int, delta: float = 0.1, alpha: float = 0.05,
+                           beta: float = 0.05) -> "Sprt":
+        p0 = 1.0 / players
+        return cls(p0, min(p0 + delta, 0.99), alpha, beta)
+
+    def bounds(self) -> tuple[float, float]:
+        return math.log(self.beta / (1 - self.alpha)), math.log((1 - self.beta) / self.alpha)
+
+    def step(self, win: int) -> float:
+        """One game's addition to the log-likelihood ratio of H1 against H0."""
+        return math.log(self.p1 / self.p0) if win else math.log((1 - self.p1) / (1 - self.p0))
+
+    def run(self, wins: list[int], max_games: int) -> dict:
+        """The test over the games in order: where it stopped and what it decided ("better", "worse",
+        "continue" while fewer than max_games are in and it is undecided, "undecided" at max_games)."""
+        lower, upper = self.bounds()
+        llr, counted, won = 0.0, 0, 0
+        decision = None
+        for w in wins[:max_games]:
+            llr += self.step(w)
+            counted += 1
+            won += w
+            if llr >= upper:
+                decision = "better"
+                break
+            if llr <= lower:
+                decision = "worse"
+                break
+        if decision is None:
+            decision = "undecided" if counted >= max_games else "continue"
+        return dict(decision=decision, games=counted, wins=won, llr=round(llr, 4),
+                    bounds=[round(lower, 4), round(upper, 4)], p0=self.p0, p1=self.p1, alpha=self.alpha,
+                    beta=self.beta)
+
+
+@dataclass(frozen=True)
+class Side:
+    """One side of the gate: its search knobs and the directory of its policy weights (None: no prior)."""
+    search: dict = field(default_factory=dict)
+    weights: str | None = None
+
+    def as_task(self) -> dict:
+        return dict(search=self.search, weights=self.weights)
+
+
+class GateBot(Bot):
+    """A search bot that puts its own policy weights into the core before each search."""
+    kind = "ismcts"
+
+    def __init__(self, seed: int, search: dict, weights: str | None):
+        super().__init__(seed)
+        self.search, self.weights = search, weights
+
+    def choose(self, game) -> int:
+        legal = game.legal_moves()
+        if len(legal) == 1:
+            return legal[0]
+        prior_weights.hold(self.weights)
+        return best_move(game, SearchConfig(**self.search, seed=self.next_seed()))
+
+
+def bot_seed(board: str, seed: int, cand_seat: int, seat: int) -> int:
+    """scripts/strength.py's seed per bot: it depends only on the deal and the seat."""
+    return zlib.crc32(f"{board}/{seed}/{cand_seat}/{seat}".encode()) * 7919 + seed
+
+
+def stage_search(side: dict, budget: dict) -> dict:
+    """A side's knobs with the stage's budget over its own."""
+    return {**side["search"], **budget}
+
+
+def play_gate_game(task: dict) -> dict:
+    """One gate game (task: stage, board, players, seed, cand_seat, candidate, incumbent, budget)."""
+    players, seat = task["players"], task["cand_seat"]
+    sides = [task["candidate"] if i == seat else task["incumbent"] for i in range(players)]
+    bots = [GateBot(bot_seed(task["board"], task["seed"], seat, i), stage_search(s, task["budget"]), s["weights"])
+            for i, s in enumerate(sides)]
+    choices = [0] * players
+
+    class Count:
+        def before(self, state):
+            choices[state.decider] += len(state.legal_actions()) > 1
+
+    played = play_game(bots, task["board"], task["seed"], watch=Count(), clock=time.process_time)
+    game = played.game
+    totals = [s["total"] for s in game.scores()]
+    rank = game.ranking().index(seat) + 1
+    others = [i for i in range(players) if i != seat]
+    return dict({k: task[k] for k in KEY}, win=int(rank == 1), rank=rank, vp=totals[seat],
+                margin=totals[seat] - max(totals[i] for i in others), totals=totals, truncated=played.truncated,
+                cand_seconds=played.think[seat], cand_choices=choices[seat],
+                inc_seconds=sum(played.think[i] for i in others), inc_choices=sum(choices[i] for i in others),
+                moves=played.moves)
+
+
+def key(r: dict) -> tuple:
+    return tuple(r[k] for k in KEY)
+
+
+def stage_tasks(stage: str, sides: dict, budget: dict, board: str, players: int, seed_start: int,
+                max_games: int) -> list[dict]:
+    deals = -(-max_games // players)
+    tasks = [dict(stage=stage, board=board, players=players, seed=s, cand_seat=seat, budget=budget,
+                  candidate=sides["candidate"].as_task(), incumbent=sides["incumbent"].as_task())
+             for s in range(seed_start, seed_start + deals) for seat in range(players)]
+    return tasks[:max_games]
+
+
+def summarize(records: list[dict], players: int) -> dict:
+    n = len(records)
+    wins = sum(r["win"] for r in records)
+    lo, hi = wilson(wins, n)
+    cand_choices = sum(r["cand_choices"] for r in records)
+    inc_choices = sum(r["inc_choices"] for r in records)
+    return dict(games=n, wins=wins, win_rate=round(wins / n, 4) if n else 0.0, ci95=[round(lo, 4), round(hi, 4)],
+                fair_share=round(1 / players, 4),
+                mean_margin=round(sum(r["margin"] for r in records) / n, 2) if n else 0.0,
+                cand_ms_per_move=round(1000 * sum(r["cand_seconds"] for r in records) / max(1, cand_choices), 2),
+                inc_ms_per_move=round(1000 * sum(r["inc_seconds"] for r in records) / max(1, inc_choices), 2))
+
+
+def run_stage(stage: str, sides: dict, budget: dict, board: str, players: int, seed_start: int, test: Sprt,
+              max_games: int, log: str | None, batch: int | None = None, on_batch=None, **runner_options) -> dict:
+    """Play the stage's games in batches (default: a deal's seat rotation per worker) until the test is
+    decided or max_games are in; returns the test's answer and the counted games' summary. on_batch(result)
+    is called after every batch (the loop rewrites its page there)."""
+    tasks = stage_tasks(stage, sides, budget, board, players, seed_start, max_games)
+    batch = batch or players * max(1, runner_options.get("jobs", 1))
+    upto = 0
+    while True:
+        upto = min(len(tasks), upto + batch)
+        records, _ = _jobs.run_logged(play_gate_game, tasks[:upto], key, log, **runner_options)
+        result = test.run([r["win"] for r in records], max_games)
+        result.update(summarize(records[:result["games"]], players), played=len(records), stage=stage,
+                      budget=budget, board=board, players=players, seeds=[seed_start, tasks[upto - 1]["seed"]])
+        if on_batch is not None:
+            on_batch(result)
+        if result["decision"] != "continue" or upto >= len(tasks):
+            if result["decision"] == "continue":
+                result["decision"] = "undecided"
+            return result

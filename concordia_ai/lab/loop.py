@@ -1,0 +1,339 @@
+"""The learning loop, one generation per call (issue 25, deliverable 4): self-play in resumable chunks,
+training, a gate, a results page. scripts/loop.py is its command line; docs/loop.md how to run it.
+
+    >>> run_generation(Settings(games=400, chunk=100, search="iterations=1600", cap_share=0.25), log=print)
+
+A generation N (by default the one after the last in ROOT) does, each step resumable and skipped when its
+outputs are there:
+1. self-play by the incumbent (its search with `search`'s budget, its prior), in chunks of game ids of one
+   seed (lab.policy_data, with playout cap randomization): ROOT/gen-N/data/chunk-K.npz (compressed, committed)
+   and .value.npz; the chunks' game logs under WORK (large, not committed; a restart resumes them).
+2. training: scripts/train_policy.py on every chunk (weights to ROOT/gen-N/weights) and, with `value`,
+   scripts/train_value.py train on the same games (a report of the held-out losses; never installed: the
+   gate does not measure it).
+3. the gate (lab.gate): the candidate (the incumbent's knobs, then `candidate`'s, with the new weights)
+   against the incumbent at fixed iterations, stopped by an SPRT; "worse" ends the generation there. Then at
+   equal time (seconds per move): the generation is kept only if the test says "better".
+4. kept: the weights are copied to `install_dir` (the package's policy data by default) and ROOT/best.json
+   names the generation: the next generation's incumbent.
+The page ROOT/gen-N/README.md is rewritten after every step and every gate batch; ROOT/gen-N/generation.json
+holds the settings and every step's figures.
+
+The incumbent of the first generation is `incumbent` (knobs; default today's default search, no prior).
+Seeds: the self-play games use seed * 1000 + N; the gate's deals start at gate_seed + 1000 N (the fixed
+stage) and gate_seed + 1000 N + 500 (equal time); training uses `seed`.
+"""
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+import sys
+import time
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+
+from ..ai import policy
+from ..ai.search import SearchConfig, SearchConfigError
+from ..engine.errors import ConcordiaError
+from ..io.atomic_write import write_atomic
+from . import gate, policy_data
+from .loop_page import render_page
+
+REPO = Path(__file__).resolve().parents[2]
+
+
+class LoopError(ConcordiaError):
+    """A generation that cannot go on (a bad setting, a failed training)."""
+
+
+@dataclass
+class Settings:
+    root: str = "results/loop"
+    work: str = "data/loop"
+    generation: int | None = None            # None: the one after the last in root
+    seed: int = 1
+    # self-play
+    games: int = 400
+    chunk: int = 100
+    boards: str = "italia"
+    players: str = "3"
+    search: str = "iterations=1600"          # the self-play budget over the incumbent's knobs
+    cap_share: float | None = 0.25
+    cap_fast: int = 200
+    incumbent: str = ""                      # knobs of the first generation's incumbent (no best.json yet)
+    # training
+    target: str = "pruned"
+    hidden: int = 16
+    steps: int = 400
+    per_count: bool = False
+    value: bool = True
+    value_epochs: int = 8
+    # the gate
+    candidate: str = "policy=0.3"            # knobs over the incumbent's for the candidate
+    gate_board: str = "italia"
+    gate_players: int = 3
+    gate_iterations: int = 400
+    gate_games: int = 120
+    gate_seconds: float = 0.03
+    gate_time_games: int = 200
+    gate_delta: float = 0.1
+    gate_alpha: float = 0.05
+    gate_beta: float = 0.05
+    gate_seed: int = 60000
+    jobs: int = 1
+    install_dir: str = str(policy.DATA_DIR)
+    commit: bool = False
+    command: str = ""
+    extra: dict = field(default_factory=dict)
+
+
+def parse_knobs(text: str) -> dict:
+    """KEY=VALUE,... as SearchConfig knobs (ints, floats, true/false, else strings)."""
+    out = {}
+    for item in filter(None, (text or "").split(",")):
+        key, sep, raw = item.partition("=")
+        if not sep:
+            raise LoopError(f"{item!r} is not KEY=VALUE")
+        for cast in (int, float):
+            try:
+                out[key] = cast(raw)
+                break
+            except ValueError:
+                continue
+        else:
+            out[key] = {"true": True, "false": False}.get(raw, raw)
+    return out
+
+
+def incumbent_of(s: Settings) -> dict:
+    """ROOT/best.json (the last kept generation), else the first generation's incumbent."""
+    best = Path(s.root) / "best.json"
+    if best.exists():
+        return json.loads(best.read_text())
+    return dict(generation=0, search=parse_knobs(s.incumbent), weights=None)
+
+
+def next_generation(root: str) -> int:
+    done = [int(p.name.split("-")[1]) for p in Path(root).glob("gen-*") if p.name.split("-")[1].isdigit()]
+    return max(done, default=0) + (1 if not done or (Path(root) / f"gen-{max(done)}" / "decision.json").exists()
+                                   else 0)
+
+
+class Generation:
+    """One generation's files and state; every step reads and writes through here."""
+
+    def __init__(self, s: Settings, log=print):
+        self.s, self.log = s, log
+        self.n = s.generation if s.generation is not None else next_generation(s.root)
+        self.dir = Path(s.root) / f"gen-{self.n}"
+        self.work = Path(s.work) / f"gen-{self.n}"
+        self.dir.mkdir(parents=True, exist_ok=True)
+        (self.dir / "data").mkdir(exist_ok=True)
+        self.work.mkdir(parents=True, exist_ok=True)
+        self.state_file = self.dir / "generation.json"
+        self.state = json.loads(self.state_file.read_text()) if self.state_file.exists() else {}
+        if "incumbent" not in self.state:
+            self.state.update(generation=self.n, settings=asdict(s), incumbent=incumbent_of(s), steps={})
+        self.state["settings"] = asdict(s)    # this run's settings (the page names its command)
+        for name, knobs in (("--candidate", self.candidate_search()), ("the incumbent", self.incumbent["search"])):
+            try:
+                SearchConfig(**knobs)
+            except (SearchConfigError, TypeError) as e:
+                raise LoopError(f"{name}: {e}") from None
+        self.save()
+
+    # ------------------------------------------------------------ bookkeeping
+    def save(self) -> None:
+        write_atomic(str(self.state_file), json.dumps(self.state, indent=2) + "\n")
+        write_atomic(str(self.dir / "README.md"), render_page(self.state))
+
+    def step(self, name: str, value: dict) -> None:
+        self.state["steps"][name] = value
+        self.save()
+
+    def commit(self, what: str) -> None:
+        if self.s.commit:
+            commit_paths([self.dir] + ([Path(self.s.root) / "best.json"] if (Path(self.s.root) / "best.json")
+                                       .exists() else []), f"loop gen-{self.n}: {what}", self.log)
+
+    @property
+    def incumbent(self) -> dict:
+        return self.state["incumbent"]
+
+    def candidate_search(self) -> dict:
+        return {**self.incumbent["search"], **parse_knobs(self.s.candidate)}
+
+    # ------------------------------------------------------------ 1. self-play
+    def selfplay(self) -> list[str]:
+        s = self.s
+        search = {**self.incumbent["search"], **parse_knobs(s.search)}
+        cap = policy_data.PlayoutCap(s.cap_share, s.cap_fast) if s.cap_share else None
+        seed = s.seed * 1000 + self.n
+        chunks, infos = [], []
+        for k, first in enumerate(range(0, s.games, s.chunk)):
+            out = self.dir / "data" / f"chunk-{k:03d}.npz"
+            size = min(s.chunk, s.games - first)
+            info_file = Path(str(out) + ".json")
+            info = json.loads(info_file.read_text()) if info_file.exists() else None
+            if info is None or info.get("games_asked") != size or info.get("first_id") != first:
+                self.log(f"gen {self.n}: self-play chunk {k} (games {first}..{first + size - 1})")
+                info = policy_data.generate(
+                    search, s.boards.split(","), [int(n) for n in s.players.split(",")], size, seed, str(out),
+                    cap=cap, first_id=first, value=s.value, log=str(self.work / f"chunk-{k:03d}.games.jsonl"),
+                    weights=self.incumbent.get("weights"), jobs=s.jobs,
+                    command=f"(scripts/loop.py, generation {self.n}, chunk {k})")
+                self.commit(f"self-play chunk {k}")
+            chunks.append(str(out))
+            infos.append({k2: info[k2] for k2 in ("first_id", "games_asked", "games_kept", "searched", "decisions",
+                                                   "rows", "targets", "seconds", "cpu_seconds")})
+        self.step("selfplay", dict(search=search, cap=asdict(cap) if cap else None, seed=seed, boards=s.boards,
+                                   players=s.players, chunks=chunks, infos=infos,
+                                   npz_bytes=sum(Path(c).stat().st_size for c in chunks)))
+        return chunks
+
+    # ------------------------------------------------------------ 2. training
+    def train(self, chunks: list[str]) -> None:
+        s = self.s
+        weights = self.dir / "weights"
+        report = self.dir / "policy-training.json"
+        cmd = [sys.executable, str(REPO / "scripts" / "train_policy.py"), "--data", *chunks, "--target", s.target,
+               "--hidden", str(s.hidden), "--steps", str(s.steps), "--seed", str(s.seed), "--report", str(report),
+               "--out", str(weights)] + (["--per-count"] if s.per_count else [])
+        if not (report.exists() and (weights / policy.WEIGHTS.name).exists()):
+            self.log(f"gen {self.n}: training the policy")
+            run_script(cmd, self.dir / "policy-training.log")
+        self.step("policy", dict(command=shown(cmd), report=json.loads(report.read_text()),
+                                 weights=str(weights)))
+        if s.value:
+            self.train_value(chunks)
+        self.commit("training")
+
+    def train_value(self, chunks: list[str]) -> None:
+        merged = self.work / "value.npz"
+        report = self.dir / "value-training.json"
+        cmd = [sys.executable, str(REPO / "scripts" / "train_value.py"), "train", "--data", str(merged), "--seed",
+               str(self.s.seed), "--epochs", str(self.s.value_epochs), "--report", str(report)]
+        if not report.exists():
+            self.log(f"gen {self.n}: training the value model (a report; not installed)")
+            merge_value_files([policy_data.value_path(c) for c in chunks], merged)
+            run_script(cmd, self.dir / "value-training.log")
+        full = json.loads(report.read_text())
+        self.step("value", dict(command=shown(cmd), holdout={n: {k: v for k, v in r["holdout"].items()
+                                                                  if k != "reliability"}
+                                                              for n, r in full.items()}))
+
+    # ------------------------------------------------------------ 3. the gate
+    def gate_stage(self, stage: str, budget: dict, max_games: int, seed_start: int) -> dict:
+        s = self.s
+        sides = dict(candidate=gate.Side(self.candidate_search(), str(self.dir / "weights")),
+                     incumbent=gate.Side(self.incumbent["search"], self.incumbent.get("weights")))
+        test = gate.Sprt.against_fair_share(s.gate_players, s.gate_delta, s.gate_alpha, s.gate_beta)
+        self.log(f"gen {self.n}: gate at {stage} ({budget})")
+
+        def progress(result):
+            self.state["steps"][f"gate_{stage}"] = dict(result, running=True)
+            self.save()
+        result = gate.run_stage(stage, sides, budget, s.gate_board, s.gate_players, seed_start, test, max_games,
+                                str(self.dir / f"gate-{stage}.jsonl"), on_batch=progress, jobs=s.jobs)
+        self.step(f"gate_{stage}", result)
+        self.commit(f"gate at {stage}")
+        return result
+
+    def gate(self) -> str:
+        s = self.s
+        base = s.gate_seed + 1000 * self.n
+        fixed = self.gate_stage("fixed", dict(iterations=s.gate_iterations, seconds=0.0), s.gate_games, base)
+        if fixed["decision"] == "worse":
+            return "rejected at fixed iterations"
+        timed = self.gate_stage("time", dict(iterations=0, seconds=s.gate_seconds), s.gate_time_games, base + 500)
+        return "kept" if timed["decision"] == "better" else "rejected at equal time"
+
+    # ------------------------------------------------------------ 4. keep or not
+    def decide(self, verdict: str) -> dict:
+        kept = verdict == "kept"
+        decision = dict(verdict=verdict, kept=kept)
+        if kept:
+            src = self.dir / "weights"
+            dst = Path(self.s.install_dir)
+            dst.mkdir(parents=True, exist_ok=True)
+            for name in (policy.WEIGHTS.name, policy.META.name):
+                shutil.copyfile(src / name, dst / name)
+            best = dict(generation=self.n, search=self.candidate_search(), weights=str(src))
+            write_atomic(str(Path(self.s.root) / "best.json"), json.dumps(best, indent=2) + "\n")
+            decision.update(installed=str(dst), best=best)
+        write_atomic(str(self.dir / "decision.json"), json.dumps(decision, indent=2) + "\n")
+        self.step("decision", decision)
+        self.commit(f"decision: {verdict}")
+        return decision
+
+
+def shown(cmd: list[str]) -> str:
+    """A command as the page shows it: python3 and paths relative to the repository where they are in it."""
+    def rel(a: str) -> str:
+        try:
+            return str(Path(a).resolve().relative_to(REPO))
+        except ValueError:
+            return a
+    return " ".join(["python3"] + [rel(a) for a in cmd[1:]])
+
+
+def run_script(cmd: list[str], log_file: Path) -> None:
+    """Run one of the scripts; its stderr goes to log_file, a failure is a LoopError naming the log."""
+    with open(log_file, "w") as err:
+        done = subprocess.run(cmd, stdout=subprocess.DEVNULL, stderr=err, cwd=REPO)
+    if done.returncode != 0:
+        tail = log_file.read_text()[-800:]
+        raise LoopError(f"{shown(cmd)} failed (exit {done.returncode}); its log {log_file}:\n{tail}")
+
+
+def merge_value_files(paths: list[str], out: Path) -> None:
+    """The chunks' value data as one file (lab.selfplay's format; the game ids are distinct across chunks,
+    so the held-out games stay whole and train_value.py sees one file)."""
+    import numpy as np
+    parts = [dict(np.load(p)) for p in paths if Path(p).exists()]
+    parts = [p for p in parts if len(p.get("pos_first", []))]
+    if not parts:
+        raise LoopError("no value data in the chunks (self-play without --value?)")
+    merged, offset = {}, 0
+    for k in parts[0]:
+        merged[k] = []
+    for p in parts:
+        for k, v in p.items():
+            merged[k].append(v + offset if k == "pos_first" else v)
+        offset += len(p["rows"])
+    selfplay_arrays = {k: np.concatenate(v) for k, v in merged.items()}
+    policy_data.save_npz(str(out), selfplay_arrays)
+
+
+def commit_paths(paths: list[Path], message: str, log=print, tries: int = 20) -> None:
+    """git add and commit these paths only (another process may hold the index: retried)."""
+    names = [str(p) for p in paths]
+    for attempt in range(tries):
+        add = subprocess.run(["git", "add", "--", *names], cwd=REPO, capture_output=True, text=True)
+        if add.returncode == 0:
+            done = subprocess.run(["git", "commit", "-q", "-m", message, "--", *names], cwd=REPO,
+                                  capture_output=True, text=True)
+            if done.returncode == 0 or "nothing to commit" in done.stdout + done.stderr:
+                return
+            err = done.stderr
+        else:
+            err = add.stderr
+        if "index.lock" not in err:
+            log(f"git commit failed: {err.strip()}")
+            return
+        time.sleep(0.5 + attempt * 0.5)
+    log("git commit: the index stayed locked; commit by hand")
+
+
+def run_generation(s: Settings, log=print) -> dict:
+    """One whole generation (resumed where it stopped); returns its decision."""
+    if s.games < 10:
+        raise LoopError(f"--games: {s.games}: at least 10 (game ids 0 and 5 mod 10 are held out)")
+    g = Generation(s, log)
+    if "decision" in g.state["steps"]:
+        log(f"gen {g.n}: already decided ({g.state['steps']['decision']['verdict']})")
+        return g.state["steps"]["decision"]
+    chunks = g.selfplay()
+    g.train(chunks)
+    return g.decide(g.gate())

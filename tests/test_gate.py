@@ -1,0 +1,44 @@
+"""The loop's gate (lab.gate): the sequential test's decisions on constructed win sequences."""
+import math
+
+import pytest
+
+from concordia_ai.lab.gate import Sprt, stage_tasks, Side
+
+
+def test_the_sprt_against_the_fair_share_of_four_players():
+    t = Sprt.against_fair_share(4, delta=0.1)          # p0 0.25, p1 0.35, alpha = beta = 0.05
+    lower, upper = t.bounds()
+    assert (lower, upper) == (pytest.approx(-math.log(19)), pytest.approx(math.log(19)))
+    win, loss = math.log(0.35 / 0.25), math.log(0.65 / 0.75)     # +0.3365, -0.1431
+    assert t.step(1) == pytest.approx(win) and t.step(0) == pytest.approx(loss)
+    # clearly better: 9 straight wins cross ln 19 = 2.944 (8 make 2.692)
+    r = t.run([1] * 30, max_games=100)
+    assert (r["decision"], r["games"], r["wins"]) == ("better", 9, 9)
+    # clearly worse: 21 straight losses cross -2.944 (20 make -2.862)
+    r = t.run([0] * 30, max_games=100)
+    assert (r["decision"], r["games"]) == ("worse", 21)
+    # unclear: the fair share (one win in four) drifts by -0.093 a block: after 12 games it goes on
+    r = t.run([1, 0, 0, 0] * 3, max_games=100)
+    assert r["decision"] == "continue" and r["games"] == 12 and r["llr"] == pytest.approx(3 * (win + 3 * loss), abs=1e-4)
+    # ... and at the most games it stops undecided
+    assert t.run([1, 0, 0, 0] * 3, max_games=12)["decision"] == "undecided"
+    # games after the deciding one are not counted
+    assert t.run([1] * 9 + [0] * 40, max_games=100)["games"] == 9
+
+
+def test_the_sprt_counts_the_games_in_order():
+    t = Sprt.against_fair_share(2, delta=0.4, alpha=0.1, beta=0.1)     # p1 0.9: a win +0.588, a loss -1.609
+    # two losses first: -3.22 < ln(1/9) = -2.197, although wins follow
+    assert t.run([0, 0] + [1] * 20, max_games=40)["decision"] == "worse"
+    # four wins first: 2.35 > 2.197
+    assert t.run([1, 1, 1, 1, 0, 0], max_games=40)["decision"] == "better"
+    assert t.run([1, 0, 1, 1, 1, 1], max_games=40)["decision"] == "continue"
+
+
+def test_the_gate_rotates_the_candidate_through_every_seat_of_a_deal():
+    sides = dict(candidate=Side(dict(policy=0.3), "w"), incumbent=Side({}, None))
+    tasks = stage_tasks("fixed", sides, dict(iterations=30), "italia", 3, 500, max_games=7)
+    assert [(t["seed"], t["cand_seat"]) for t in tasks] == [(500, 0), (500, 1), (500, 2), (501, 0), (501, 1),
+                                                           (501, 2), (502, 0)]
+    assert tasks[0]["candidate"] == dict(search=dict(policy=0.3), weights="w")

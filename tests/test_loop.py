@@ -1,0 +1,126 @@
+"""The learning loop (lab.loop, scripts/loop.py): tiny generations in a temporary directory, end to end
+(self-play in chunks, training, the gate, the page), kept or rejected by the gate, resumed, and the next
+generation's incumbent."""
+import json
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from concordia_ai.lab import gate, loop
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "scripts"))
+import loop as loop_script  # noqa: E402
+
+
+def tiny(tmp_path, **over) -> loop.Settings:
+    """About 10 s of CPU: 10 two-player games at 30 iterations (a quarter recorded), a 10-game gate."""
+    s = dict(root=str(tmp_path / "loop"), work=str(tmp_path / "work"), install_dir=str(tmp_path / "installed"),
+             games=10, chunk=5, players="2", search="iterations=30,rollout_turns=2", cap_fast=10, steps=40,
+             hidden=4, value=False, gate_players=2, gate_iterations=30, gate_games=10, gate_seconds=0.002,
+             gate_time_games=10, gate_delta=0.4, gate_alpha=0.1, gate_beta=0.1)
+    s.update(over)
+    return loop.Settings(**s)
+
+
+def fake_games(monkeypatch, wins):
+    """The gate's games replaced by outcomes from wins(task) (the runner plays in this process with jobs=1)."""
+    def play(task):
+        return dict({k: task[k] for k in gate.KEY}, win=wins(task), rank=1, margin=5, cand_seconds=0.01,
+                    cand_choices=10, inc_seconds=0.01, inc_choices=10)
+    monkeypatch.setattr(gate, "play_gate_game", play)
+
+
+def test_a_tiny_generation_runs_end_to_end_and_its_verdict_follows_the_gate(tmp_path):
+    lines = []
+    argv = ["--root", str(tmp_path / "loop"), "--work", str(tmp_path / "work"), "--install-dir",
+            str(tmp_path / "installed"), "--games", "10", "--chunk", "5", "--players", "2", "--search",
+            "iterations=30,rollout_turns=2", "--cap-fast", "10", "--steps", "40", "--hidden", "4",
+            "--gate-players", "2", "--gate-iterations", "30", "--gate-games", "6", "--gate-seconds", "0.002",
+            "--gate-time-games", "6"]
+    decision = loop_script.main(argv)
+    gen = tmp_path / "loop" / "gen-1"
+    state = json.loads((gen / "generation.json").read_text())
+    steps = state["steps"]
+    # self-play: two chunks of game ids 0-4 and 5-9, compressed, with the value model's positions
+    assert [i["first_id"] for i in steps["selfplay"]["infos"]] == [0, 5]
+    assert all(i["decisions"] == i["searched"]["full"] > 0 for i in steps["selfplay"]["infos"])
+    for k in (0, 1):
+        with np.load(gen / "data" / f"chunk-00{k}.npz") as z:
+            assert set(z["dec_game"].tolist()) == set(range(5 * k, 5 * k + 5))
+        assert (gen / "data" / f"chunk-00{k}.value.npz").exists()
+    # training: the policy's report and weights, the value model's held-out figures
+    assert steps["policy"]["report"]["games"] == 10 and (gen / "weights" / "weights.npz").exists()
+    assert steps["value"]["holdout"]["2"]["positions"] > 0
+    # the gate and the verdict
+    fixed = steps["gate_fixed"]
+    assert fixed["games"] <= 6 and fixed["decision"] in ("better", "worse", "undecided")
+    if fixed["decision"] == "worse":
+        assert decision["verdict"] == "rejected at fixed iterations" and "gate_time" not in steps
+    else:
+        kept = steps["gate_time"]["decision"] == "better"
+        assert decision["kept"] == kept
+        assert decision["verdict"] == ("kept" if kept else "rejected at equal time")
+    assert (tmp_path / "installed" / "weights.npz").exists() == decision["kept"]
+    page = (gen / "README.md").read_text()
+    assert f"**{decision['verdict']}**" in page and "python3 scripts/loop.py --root" in page
+    assert "| pruned |" in page and "python3 scripts/train_policy.py" in page
+    # a rerun finds the generation decided and plays nothing
+    played = len((gen / "gate-fixed.jsonl").read_text().splitlines())
+    assert loop.run_generation(loop.Settings(**dict(state["settings"], generation=1)), log=lines.append) == decision
+    assert len((gen / "gate-fixed.jsonl").read_text().splitlines()) == played
+    assert lines == ["gen 1: already decided (" + decision["verdict"] + ")"]
+
+
+def test_a_generation_that_wins_at_equal_time_is_kept_and_becomes_the_next_incumbent(tmp_path, monkeypatch):
+    fake_games(monkeypatch, lambda task: 1)
+    s = tiny(tmp_path, candidate="policy=0.3")
+    decision = loop.run_generation(s, log=lambda m: None)
+    assert decision["verdict"] == "kept"
+    root = tmp_path / "loop"
+    steps = json.loads((root / "gen-1" / "generation.json").read_text())["steps"]
+    # four straight wins decide both stages (p1 0.9: 4 x 0.588 > ln 9)
+    assert (steps["gate_fixed"]["decision"], steps["gate_fixed"]["games"]) == ("better", 4)
+    assert (steps["gate_time"]["decision"], steps["gate_time"]["games"]) == ("better", 4)
+    installed = tmp_path / "installed"
+    assert (installed / "weights.npz").read_bytes() == (root / "gen-1" / "weights" / "weights.npz").read_bytes()
+    best = json.loads((root / "best.json").read_text())
+    assert best == dict(generation=1, search=dict(policy=0.3), weights=str(root / "gen-1" / "weights"))
+    # the next generation: the kept one is its incumbent and plays its self-play with that prior
+    g2 = loop.Generation(tiny(tmp_path, games=10, chunk=10), log=lambda m: None)
+    assert g2.n == 2 and g2.incumbent == best
+    g2.selfplay()
+    info = json.loads((root / "gen-2" / "data" / "chunk-000.npz.json").read_text())
+    assert info["weights"] == best["weights"] and info["search"]["policy"] == 0.3 and info["decisions"] > 0
+
+
+def test_a_generation_that_loses_at_fixed_iterations_stops_there(tmp_path, monkeypatch):
+    fake_games(monkeypatch, lambda task: 0)
+    decision = loop.run_generation(tiny(tmp_path), log=lambda m: None)
+    assert decision == dict(verdict="rejected at fixed iterations", kept=False)
+    root = tmp_path / "loop"
+    steps = json.loads((root / "gen-1" / "generation.json").read_text())["steps"]
+    assert (steps["gate_fixed"]["decision"], steps["gate_fixed"]["games"]) == ("worse", 2)
+    assert "gate_time" not in steps and not (root / "best.json").exists()
+    assert not (tmp_path / "installed").exists()
+    assert "### At equal time\n\nNot played." in (root / "gen-1" / "README.md").read_text()
+
+
+def test_a_generation_undecided_at_equal_time_is_not_kept(tmp_path, monkeypatch):
+    # H1 at the fair share + 0.1: a win adds 0.182, a loss -0.223, the bounds are +-2.197. The candidate
+    # wins every game at fixed iterations (10 wins: 1.82, undecided, so the gate goes on), then one game of
+    # each deal at equal time: never decided, so not kept
+    fake_games(monkeypatch, lambda task: 1 if task["stage"] == "fixed" else int(task["cand_seat"] == 0))
+    decision = loop.run_generation(tiny(tmp_path, gate_delta=0.1, gate_time_games=6), log=lambda m: None)
+    assert decision == dict(verdict="rejected at equal time", kept=False)
+    steps = json.loads((tmp_path / "loop" / "gen-1" / "generation.json").read_text())["steps"]
+    assert (steps["gate_fixed"]["decision"], steps["gate_fixed"]["games"]) == ("undecided", 10)
+    assert (steps["gate_time"]["decision"], steps["gate_time"]["games"]) == ("undecided", 6)
+
+
+def test_bad_settings_are_refused(tmp_path):
+    with pytest.raises(loop.LoopError, match="at least 10"):
+        loop.run_generation(tiny(tmp_path, games=4))
+    with pytest.raises(loop.LoopError, match="--candidate: search config: policy"):
+        loop.run_generation(tiny(tmp_path, candidate="policy=-1"))
