@@ -14,11 +14,20 @@ the core itself with clock() (CPU time). Configurations measured:
   net_r2    eval="net", rollout_turns=2
   policy    policy=1.0: the learned prior in the tree (PUCT term, prior-sampled expansion), else the defaults
   policy_ro rollout="policy": rollout moves drawn from the prior (on top of policy=1.0)
+  puct      select="puct" with a uniform prior (children made at a node's second visit, PUCT with first-play urgency)
+  puct_heur select="puct", prior=true: the heuristic's prior (softmax of the greedy values), once per node
+  puct_pol  select="puct", policy=1.0: the learned prior, once per node
 The value model's forward pass (every seat of one state) and the policy's prior over every legal move are
 also timed on their own, at both positions. The policy rows need the shipped policy weights
 (concordia_ai/data/policy/); without them they are left out and the reason is printed.
 The mid-game position is reached by heuristic bots from --seed, stopped at the first 'play' decision of
 turn --mid-turn or later.
+
+    python3 scripts/bench_search.py --compare default,policy,puct,puct_heur,puct_pol --reps 9
+
+--compare measures only the named configurations, at the opening, alternating them search by search (one
+search of each per round, --reps rounds), so that a change of load falls on all of them alike; it prints the
+median rates, each one's ratio to the first, and the prior evaluations per iteration (prior_calls).
 """
 from __future__ import annotations
 
@@ -49,8 +58,11 @@ CONFIGS = {
     "net_r2": dict(eval="net", rollout_turns=2),
     "policy": dict(policy=1.0),
     "policy_ro": dict(policy=1.0, rollout="policy"),
+    "puct": dict(select="puct"),
+    "puct_heur": dict(select="puct", prior=True),
+    "puct_pol": dict(select="puct", policy=1.0),
 }
-POLICY_CONFIGS = ("policy", "policy_ro")
+POLICY_CONFIGS = ("policy", "policy_ro", "puct_pol")
 
 
 def mid_game(board: str, players: int, seed: int, turn: int) -> Game:
@@ -77,6 +89,26 @@ def measure(game: Game, overrides: dict, iterations: int, reps: int, seed: int) 
                 seconds=statistics.median(r.seconds for r in rows), best=rows[0].best.text)
 
 
+def compare(game: Game, names: list[str], iterations: int, reps: int, seed: int) -> dict:
+    """The named configurations alternated search by search: round r runs one search of each (seed + r)."""
+    from concordia_ai.ai.search import search_raw
+    rates: dict[str, list[float]] = {n: [] for n in names}
+    calls: dict[str, list[float]] = {n: [] for n in names}
+    for r in range(reps):
+        for name in names:
+            raw = search_raw(game, SearchConfig(iterations=iterations, seed=seed + r, **CONFIGS[name]))
+            rates[name].append(raw["iterations"] / max(raw["seconds"], 1e-9))
+            calls[name].append(raw["prior_calls"] / max(1, raw["iterations"]))
+    first = statistics.median(rates[names[0]])
+    out = {}
+    for name in names:
+        med = statistics.median(rates[name])
+        out[name] = dict(config=CONFIGS[name], iterations=iterations, iterations_per_sec=round(med),
+                         ratio_to_first=round(med / first, 3), rates=[round(x) for x in rates[name]],
+                         prior_calls_per_iteration=round(statistics.median(calls[name]), 3))
+    return out
+
+
 def rss_kb() -> int:
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
 
@@ -93,12 +125,34 @@ def main() -> None:
     ap.add_argument("--mid-turn", type=int, default=40, help="turn number of the mid-game position")
     ap.add_argument("--memory-iterations", type=int, default=200000,
                     help="budget of one large default search for the memory figure (0: skip)")
+    ap.add_argument("--compare", default="",
+                    help="comma-separated configurations to alternate at the opening (the rest is skipped)")
     args = ap.parse_args()
 
     budgets = {"default": args.iterations, "full": args.iterations_full, "greedy": args.iterations_greedy,
                "net": args.iterations, "net_r2": args.iterations, "hand": args.iterations,
-               "policy": args.iterations, "policy_ro": args.iterations_greedy}
+               "policy": args.iterations, "policy_ro": args.iterations_greedy, "puct": args.iterations,
+               "puct_heur": args.iterations, "puct_pol": args.iterations}
     value.ensure_loaded()
+    if args.compare:
+        names = [n.strip() for n in args.compare.split(",") if n.strip()]
+        unknown = [n for n in names if n not in CONFIGS]
+        if unknown or not names:
+            raise SystemExit(f"--compare: unknown {', '.join(unknown) or 'nothing'}; valid: {', '.join(CONFIGS)}")
+        if any(n in POLICY_CONFIGS for n in names):
+            policy.require(args.players)
+        g = Game.new(args.board, args.players, args.seed)
+        out = dict(board=args.board, players=args.players, seed=args.seed, reps=args.reps, position="opening",
+                   machine=machine(), date=time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()),
+                   command="python3 scripts/bench_search.py " + " ".join(sys.argv[1:]),
+                   configs=compare(g, names, args.iterations, args.reps, args.seed * 1000))
+        print(f"ISMCTS bench, alternated: {args.board}, {args.players} players, opening, median of {args.reps} "
+              f"rounds, one core; load {out['machine']['loadavg']:.2f}")
+        for name, m in out["configs"].items():
+            print(f"   {name:10s} {m['iterations_per_sec']:>10,} it/s  x{m['ratio_to_first']:.3f}  "
+                  f"{m['prior_calls_per_iteration']:.3f} prior evaluations per iteration")
+        print(json.dumps(out))
+        return
     try:
         policy.require(args.players)
         configs = dict(CONFIGS)
