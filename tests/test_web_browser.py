@@ -984,3 +984,78 @@ def test_a_card_bought_as_mercator_ii_is_explained_under_the_hand(browser, tmp_p
         assert "Mercator/5" in state["players"][0]["hand"]
     finally:
         served.stop()
+
+
+def wheel(driver, css: str, dy: int):
+    """A turn of the mouse wheel (a finger's swipe) over the element matching `css`."""
+    from selenium.webdriver.common.actions.wheel_input import ScrollOrigin
+    ActionChains(driver).scroll_from_origin(ScrollOrigin.from_element(driver.find_element(By.CSS_SELECTOR, css)),
+                                            0, dy).perform()
+
+
+def reachable(driver, css: str) -> bool:
+    """Whether a tap at the centre of the element matching `css`, as it lies now (no scrolling), reaches it."""
+    return driver.execute_script(
+        "const e = document.querySelector(arguments[0]); if (!e) return false; const r = e.getBoundingClientRect();"
+        "const x = r.left + r.width / 2, y = r.top + r.height / 2;"
+        "if (x < 0 || y < 0 || x > window.innerWidth || y > window.innerHeight) return false;"
+        "const hit = document.elementFromPoint(x, y); return !!hit && (hit === e || e.contains(hit));", css)
+
+
+def test_a_tablet_reaches_every_hinted_turn_its_notes_and_the_log(browser, board, monkeypatch):
+    """At 1280x800 the hint panel was cut off by the side column: turns 4 and 5 and their Play buttons,
+    the hint's notes and the whole log were out of reach, since redrawing the board's highlights took the
+    panel's own class away (found in a whole game on the page, issue 26). The busy-cores note of a slow
+    hint is on the page too (the search stubbed to a few iterations, the wall clock faked)."""
+    import itertools
+    from dataclasses import replace
+    from concordia_ai.web import jobs
+    real = jobs.search
+    monkeypatch.setattr(jobs, "search", lambda game, config, stop: real(game, replace(config, seconds=0.0,
+                                                                                       iterations=400), stop))
+    ticks = itertools.count()
+    monkeypatch.setattr(jobs, "wall_clock", lambda: 9.5 * next(ticks))      # every hint: 9.5 s of wall time
+    try:
+        window_size(browser, 1280, 800)
+        open_board(browser, board)
+        idle(browser)
+        assert browser.find_element(By.ID, "hint-budget").get_attribute("value") == "s:3"   # the default, as the CLI
+        browser.find_element(By.ID, "hint-go").click()
+        wait_for(browser, lambda d: len(d.find_elements(By.CSS_SELECTOR, "#hint-turns .turn-row")) == 5)
+        idle(browser)
+        browser.execute_script("window.scrollTo(0, 0)")
+        busy = ("The search took 9.5 s of wall time for its 3 s of CPU time per process: the cores were busy "
+                "with other work.")
+        assert busy in browser.execute_script("return [...document.querySelectorAll('#hint .notes li')].map(l => l.textContent)")
+        # the hint panel lies in the window and scrolls within it; the log is seen under it
+        panel = in_view(browser, "#hint")
+        assert panel["inside"], panel
+        assert in_view(browser, "#log")["inside"]
+        # swipes over the panel bring the busy-cores note, and the last turn's Play button, into reach; the
+        # page itself stays where it is (the board in view)
+        note = "#hint .notes li:last-child"
+        assert text_of(browser, note) == busy
+        for _ in range(12):
+            if reachable(browser, note):
+                break
+            wheel(browser, "#hint", 200)
+            time.sleep(0.1)
+        assert reachable(browser, note)
+        for _ in range(2):           # a swipe too many, at the panel's end: the page does not move
+            wheel(browser, "#hint", 300)
+            time.sleep(0.1)
+        assert browser.execute_script("return window.scrollY") == 0
+        button = '#hint-turns .turn-row[data-turn="4"] .play-turn'
+        for _ in range(12):
+            if reachable(browser, button):
+                break
+            wheel(browser, "#hint", -120)
+            time.sleep(0.1)
+        assert reachable(browser, button)
+        assert browser.execute_script("return window.scrollY") == 0 and in_view(browser, "#board svg")["inside"]
+        fifth = text_of(browser, '#hint-turns .turn-row[data-turn="4"] .turn-moves')
+        browser.find_element(By.CSS_SELECTOR, '#hint-turns .turn-row[data-turn="4"] .play-turn').click()
+        settled(browser, "Bob's turn")
+        assert json.loads(board.game.read_text())["moves"] == fifth.split("; ")
+    finally:
+        browser.set_window_size(1500, 1250)

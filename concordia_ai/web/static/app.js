@@ -450,7 +450,8 @@ function tryTap(id) {
 
 function light(only, cls) {
   const s = S.state;
-  document.querySelectorAll(".legal, .next, .hover, .hint, .sel").forEach(
+  // the tap targets only (elements with a data-el): a panel's own classes stay as they are
+  document.querySelectorAll(":is(.legal, .next, .hover, .hint, .sel)[data-el]").forEach(
     el => el.classList.remove("legal", "next", "hover", "hint", "sel"));
   if (!s) return;
   const mark = (ids, c) => {
@@ -593,7 +594,7 @@ function houseIcon() {
 
 // ------------------------------------------------------------------ hints
 function hintPanel() {
-  const box = h("section", {class: "panel hint", id: "hint"},
+  const box = h("section", {class: "panel hint-panel", id: "hint"},
     h("div", {class: "hint-head"}, h("h3", {}, "Hint"),
       budgetSelect("hint-budget", "search budget",
                    [["it:3000", "quick (3,000 it.)"], ["s:1", "1 s"], ["s:3", "3 s (as concordia hint)"], ["s:10", "10 s"]]),
