@@ -4,8 +4,8 @@ training the policy (and the value model, reported only), a gate at fixed iterat
 (SPRTs), and the results page ROOT/gen-N/README.md. The generation is kept (its weights installed, ROOT/
 best.json naming it) only if it wins at equal time. Rerun the same command to resume it.
 
-    nice python3 scripts/loop.py --games 400 --chunk 100 --players 3 --search iterations=1600 \\
-        --cap-share 0.25 --cap-fast 200 --candidate policy=0.3 --jobs 2 --commit
+    nice python3 scripts/loop.py --games 400 --chunk 100 --boards italia,imperium --players 2,3,4,5 \\
+        --per-count --gate-board italia --gate-players 3 --jobs 2 --commit
 
     # a tiny generation (under a minute): sizes only
     python3 scripts/loop.py --root /tmp/loop --work /tmp/loop-work --install-dir /tmp/loop-weights \\

@@ -1,7 +1,7 @@
 """The learning loop, one generation per call (issue 25, deliverable 4): self-play in resumable chunks,
 training, a gate, a results page. scripts/loop.py is its command line; docs/loop.md how to run it.
 
-    >>> run_generation(Settings(games=400, chunk=100, search="iterations=1600", cap_share=0.25), log=print)
+    >>> run_generation(Settings(games=400, chunk=100, players="2,3,4,5", per_count=True, jobs=2), log=print)
 
 A generation N (by default the one after the last in ROOT) does, each step resumable and skipped when its
 outputs are there:
@@ -58,7 +58,7 @@ class Settings:
     chunk: int = 100
     boards: str = "italia"
     players: str = "3"
-    search: str = "iterations=1600"          # the self-play budget over the incumbent's knobs
+    search: str = "iterations=1600,select=puct,prior=true"   # self-play knobs over the incumbent's (its budget)
     cap_share: float | None = 0.25
     cap_fast: int = 200
     incumbent: str = ""                      # knobs of the first generation's incumbent (no best.json yet)
@@ -70,7 +70,7 @@ class Settings:
     value: bool = True
     value_epochs: int = 8
     # the gate
-    candidate: str = "policy=0.3"            # knobs over the incumbent's for the candidate
+    candidate: str = "select=puct,policy=1"  # knobs over the incumbent's for the candidate
     gate_board: str = "italia"
     gate_players: int = 3
     gate_iterations: int = 400
