@@ -56,6 +56,25 @@ def test_pruning_under_the_puct_selection_is_katagos():
     assert pruned_visits([300, 100], [0.6, 0.55], 400, puct, prior=[0.5, 0.5]).tolist() == [300, 100]
 
 
+def test_the_puct_score_is_the_cores():
+    """The core's PUCT selection (core.puct_pick: every child visited, an inner node) picks the child that
+    selection_scores ranks first, the availability count being the parent's visits after this one."""
+    rng = np.random.default_rng(8)
+    puct = Selection("puct", c_puct=1.5)
+    for _ in range(200):
+        n = int(rng.integers(2, 8))
+        visits = rng.integers(1, 60, n)
+        means = rng.uniform(0.3, 0.7, n)
+        prior = rng.dirichlet(np.ones(n))
+        avail = int(visits.sum())
+        children = [(int(v), float(m * v), float(p), avail) for v, m, p in zip(visits, means, prior)]
+        # the core keeps floats: compare only where the best leads by more than their rounding
+        scores = policy_targets.selection_scores(means, visits, avail + 1, puct, prior)
+        top = np.sort(scores)[-2:]
+        if top[1] - top[0] > 1e-4:
+            assert core.puct_pick(children, 1.5, 0.2) == int(np.argmax(scores))
+
+
 def test_the_best_is_the_most_visited_child_and_ties_go_to_the_better_mean():
     # two children of 50 visits: the one of mean 0.6 is the best and keeps its visits whatever its place
     assert pruned_visits([50, 50], [0.5, 0.6], 100, Selection(c=0.1)).tolist()[1] == 50

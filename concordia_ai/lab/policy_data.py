@@ -117,13 +117,16 @@ def decision_row(state, legal: list[int], raw: dict, config: SearchConfig, seat:
 
 
 def root_prior(state, config: SearchConfig, greedy: np.ndarray) -> np.ndarray | None:
-    """The prior the search put on the root's legal moves: the learned one with policy > 0; with the PUCT
-    selection and prior = true, softmax(greedy value / prior_temp); else None (uniform)."""
+    """The prior the search put on the root's legal moves (cext/puct.pxi node_prior): the learned one with
+    policy > 0; with the PUCT selection, the heuristic's softmax(greedy value / prior_temp) with prior = true,
+    else uniform; None for today's UCB without the policy (it has no prior)."""
     if config.policy > 0:
         return np.array(core.policy_priors(state), np.float64)
-    if getattr(config, "select", "ucb") == "puct" and config.prior:
+    if getattr(config, "select", "ucb") != "puct":
+        return None
+    if config.prior:
         return policy_targets.softmax(greedy / config.prior_temp)
-    return None
+    return np.full(len(greedy), 1.0 / len(greedy))
 
 
 ROW_ARRAYS = ("feats", "visits", "means", "pruned", "improved", "greedy")
