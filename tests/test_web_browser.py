@@ -1059,3 +1059,45 @@ def test_a_tablet_reaches_every_hinted_turn_its_notes_and_the_log(browser, board
         assert json.loads(board.game.read_text())["moves"] == fifth.split("; ")
     finally:
         browser.set_window_size(1500, 1250)
+
+
+def real_tap_on(driver, css: str):
+    """A real tap (the browser's hit test) at the centre of the element matching `css`, where it lies now."""
+    assert reachable(driver, css), css
+    x, y = driver.execute_script("const r = document.querySelector(arguments[0]).getBoundingClientRect();"
+                                 "return [r.left + r.width / 2, r.top + r.height / 2];", css)
+    real_tap(driver, x, y)
+
+
+def test_what_a_senator_buys_and_a_diplomat_copies_is_tapped_beside_the_prompt(browser, board):
+    """At 1280x800 a Senator's prompt said "Tap the display cards to buy" while the display lay below the
+    fold: a tap there scrolled the page, the board and the prompt of the next step out of view (found in a
+    whole game on the page, issue 26). The display, and a Diplomat's choice of top discards, are beside the
+    prompt now, tapped as in the market and the players' panels."""
+    try:
+        window_size(browser, 1280, 800)
+        open_board(browser, board)
+        tap(browser, "hand:Senator")
+        settled(browser, "Ann decides now: senator")
+        browser.execute_script("window.scrollTo(0, 0)")
+        assert not in_view(browser, '.market [data-el="card:Prefect/I"]')["inside"]     # the market: below the fold
+        shown = browser.execute_script("return [...document.querySelectorAll('#choices [data-el]')].map(e => e.getAttribute('data-el'))")
+        assert shown == [f"card:{c}" for c in ("Prefect/I", "Colonist/I", "Mason/I", "Farmer/I", "Diplomat/I", "Smith/I",
+                                               "Mercator/I")], shown
+        assert in_view(browser, "#choices")["inside"]
+        real_tap_on(browser, '#choices [data-el="card:Prefect/I"]')
+        wait_for(browser, lambda d: json.loads(board.game.read_text())["moves"][-1:] == ["buy Prefect/I"])
+        idle(browser)
+        real_tap_on(browser, '#choices [data-el="card:Farmer/I"]')     # the last the goods pay for: the turn ends
+        settled(browser, "Bob's turn")
+        assert json.loads(board.game.read_text())["moves"][1:3] == ["buy Prefect/I", "buy Farmer/I"]
+        tap(browser, "hand:Diplomat/Jupiter")
+        settled(browser, "Bob decides now: diplomat")
+        assert browser.execute_script("return window.scrollY") == 0
+        assert text_of(browser, "#choices") == "Top discards:Ann: Senator"
+        real_tap_on(browser, '#choices [data-el="top:Senator"]')
+        settled(browser, "Bob decides now: senator")
+        assert json.loads(board.game.read_text())["moves"][-2:] == ["play Diplomat", "copy Senator"]
+        assert browser.execute_script("return window.scrollY") == 0 and in_view(browser, "#choices")["inside"]
+    finally:
+        browser.set_window_size(1500, 1250)

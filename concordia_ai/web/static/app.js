@@ -292,6 +292,7 @@ function decisionPanel(s) {
   } else {
     box.append(h("p", {class: "help"}, tapHelp(s)));
     box.append(deciderHand(s));
+    box.append(choiceStrip(s));
   }
   const cands = candidates();
   if (S.selected.length) {
@@ -341,6 +342,26 @@ function deciderHand(s) {
     h("div", {class: "p-row hand"}, h("span", {class: "help"}, `${p.name}'s hand:`), handCards(s, p)), boughtNote(p));
 }
 
+// What a Senator or a Consul buys (the display) and what a Diplomat copies (the other players' top
+// discards), beside the prompt as the deciding hand is: the market display and the other players lie below
+// the fold on a tablet, out of view on a phone. The same tap targets as there (card:..., top:...).
+function choiceStrip(s) {
+  if (s.phase === "senator" || s.phase === "consul") {
+    return h("div", {class: "p-row choices", id: "choices"}, h("span", {class: "help"}, "The display:"),
+      s.display.filter(d => d.card).map(d => h("span", {class: `choice-card el god-edge-${(d.god || "").toLowerCase()}`,
+                                                         "data-el": `card:${d.card}`, title: d.price ? `${d.name}: ${d.price}` : d.name},
+        h("span", {}, d.card), h("span", {class: "price"}, priceChips(d.price)))));
+  }
+  if (s.phase === "diplomat") {
+    const tops = s.players.filter(p => p.name !== s.decider && p.top);
+    return h("div", {class: "p-row choices", id: "choices"}, h("span", {class: "help"}, "Top discards:"),
+      tops.length ? tops.map(p => h("span", {class: `choice-card el god-edge-${(s.gods[p.top] || "").toLowerCase()}`,
+                                             "data-el": `top:${p.top}`}, `${p.name}: ${p.top}`))
+                  : h("i", {class: "help"}, "none"));
+  }
+  return null;
+}
+
 // A card bought as Mercator/II is held as Mercator/5: a hand holds card kinds and a bought card's deck is
 // not kept. The line `concordia show` prints, visible under the hand (a tooltip shows nowhere on touch).
 function boughtNote(p) {
@@ -363,7 +384,7 @@ function tapHelp(s) {
   if (p === "architect-build") return "Tap the cities to build in, then done.";
   if (p === "prefect") return "Tap a province to produce there, or take the cash.";
   if (p === "mercator") return "Tap a good to sell or buy it, then choose how many.";
-  if (p === "senator" || p === "consul") return "Tap the display cards to buy.";
+  if (p === "senator" || p === "consul") return "Tap the display cards to buy: here, or in the market display below.";
   if (p === "colonist") return "Tap Roma or a city with a house to place a colonist there, or take the cash.";
   if (p === "diplomat") return "Tap the top discard card of another player to copy it.";
   if (p === "keep") return "Tap the good to keep (the storehouse is full).";
