@@ -562,6 +562,24 @@ def test_a_start_page_error_is_in_view_and_not_left_in_the_new_games_log(browser
         settled(browser, "turn 1 (round 1): Ann's turn")
         log = text_of(browser, "#log")
         assert log == "created table.json: Italia, 3 players (Ann, Bob, Cy), real table"
+        # the new game opens at its top (the form's Start lay far down the page; the game opened scrolled
+        # as the form was, its header and the top of the board out of view: found in a whole game)
+        assert browser.execute_script("return window.scrollY") == 0 and in_view(browser, "#status")["inside"]
+    finally:
+        browser.set_window_size(1500, 1250)
+
+
+def test_the_start_page_fits_a_phone(browser, start):
+    """At 400 pixels the real table's city grid was 430 pixels wide: the forms ran off the window's right
+    edge (found trying the page at a phone's size, issue 26)."""
+    try:
+        window_size(browser, 390, 844)
+        open_start(browser, start)
+        wide = browser.execute_script(
+            "return [document.documentElement.scrollWidth, window.innerWidth,"
+            " [...document.querySelectorAll('main.start *')].filter(e => e.getBoundingClientRect().right > window.innerWidth + 0.5)"
+            "  .slice(0, 5).map(e => e.tagName + '.' + e.className + (e.getAttribute('data-city') || ''))]")
+        assert wide[0] <= wide[1] and not wide[2], wide
     finally:
         browser.set_window_size(1500, 1250)
 

@@ -262,6 +262,7 @@ async function newGame() {
   S.live = null; S.state = null; S.hint = null; S.review = null; S.replay = null; S.selected = [];
   S.logOf = null;
   drawStart(f);
+  window.scrollTo(0, 0);
 }
 
 function backToGame() {
@@ -981,6 +982,7 @@ async function startGame(form, tableOf) {
   S.log = [];        // a new game's log starts with it: no refusal of the start page stays in it
   S.logOf = null;
   show(s);
+  window.scrollTo(0, 0);      // the game at its top, not where the form's Start button was
 }
 
 async function openFromStart(file) {
@@ -988,6 +990,7 @@ async function openFromStart(file) {
   S.log = [];
   S.logOf = null;
   show(s);
+  window.scrollTo(0, 0);
 }
 
 // A refusal of the start page: the server's line (the words of `concordia new`) beside the field it names,
