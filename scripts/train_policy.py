@@ -71,7 +71,7 @@ class Data:
         size = self.size[keep]
         rows = (np.concatenate([np.arange(f, f + n) for f, n in zip(self.first[keep], size)]) if len(size)
                 else np.zeros(0, np.int64))
-        first = np.concatenate([[0], np.cumsum(size)[:-1]]).astype(np.int64)
+        first = np.concatenate([[0], np.cumsum(size)[:-1]]).astype(np.int64) if len(size) else np.zeros(0, np.int64)
         return Data(self.x[rows], self.t[rows], self.greedy[rows], first, size, self.game[keep],
                     self.players[keep])
 

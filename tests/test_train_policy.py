@@ -149,3 +149,18 @@ def test_a_target_the_file_lacks_is_refused(tmp_path):
     np.savez(tmp_path / "old.npz", **old)
     with pytest.raises(ValueError, match="has no 'pruned' target"):
         train_policy.load([str(tmp_path / "old.npz")], "pruned")
+
+
+def test_a_player_count_missing_from_the_test_games_is_left_out_of_the_report(tmp_path, capsys):
+    # the test games (id % 10 == 5) 4-player, every other game 2-player: neither count has both training
+    # and test games, so neither has figures of its own (nor a set of its own)
+    data = tmp_path / "mixed.npz"
+    mixed_count_data(data, games=20)
+    with np.load(data) as z:
+        d = {k: z[k] for k in z.files}
+    d["dec_players"] = np.where(d["dec_game"] % 10 == 5, 4, 2)
+    np.savez(tmp_path / "odd.npz", **d)
+    report = train_policy.main(["--data", str(tmp_path / "odd.npz"), "--hidden", "0", "--steps", "20",
+                                "--per-count"])
+    assert list(report["test_by_count"]) == [] and report["per_count"] == {}
+    assert len(train_policy.load([str(tmp_path / "odd.npz")]).subset(np.zeros(0, bool)).first) == 0

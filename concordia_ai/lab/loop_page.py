@@ -113,6 +113,9 @@ def _value(val: dict | None, s: dict) -> list[str]:
            "installed: the gate does not measure it). Held-out games (id % 10 == 0):", "",
            "| players | positions | log loss | uniform | Brier | ECE | VP MAE |", "|---|---|---|---|---|---|---|"]
     for n, h in val["holdout"].items():
+        if not h["positions"]:
+            out.append(f"| {n} | 0 (no held-out game) | | | | | |")
+            continue
         out.append(f"| {n} | {h['positions']} | {h['log_loss']:.4f} | {h['log_loss_uniform']:.4f} | "
                    f"{h['brier']:.4f} | {h['ece']:.4f} | {h['vp_mae']:.2f} |")
     return out + [""]
