@@ -124,3 +124,31 @@ def test_bad_settings_are_refused(tmp_path):
         loop.run_generation(tiny(tmp_path, games=4))
     with pytest.raises(loop.LoopError, match="--candidate: search config: policy"):
         loop.run_generation(tiny(tmp_path, candidate="policy=-1"))
+
+
+def test_commit_paths_commits_those_paths_only(tmp_path):
+    import subprocess
+    repo = tmp_path / "repo"
+    repo.mkdir()
+    git = lambda *a: subprocess.run(["git", *a], cwd=repo, capture_output=True, text=True, check=True)  # noqa
+    git("init", "-q")
+    git("config", "user.email", "t@example.com")
+    git("config", "user.name", "t")
+    (repo / "other.txt").write_text("someone else's work\n")
+    git("add", "other.txt")                               # staged by another process, not ours to commit
+    gen = repo / "results" / "gen-1"
+    gen.mkdir(parents=True)
+    (gen / "README.md").write_text("page\n")
+    loop.commit_paths([gen], "loop gen-1: a step", repo=repo)
+    assert git("log", "--format=%s").stdout.split("\n")[0] == "loop gen-1: a step"
+    assert git("show", "--name-only", "--format=").stdout.split() == ["results/gen-1/README.md"]
+    assert "A  other.txt" in git("status", "--short").stdout
+    # nothing new: no commit, no error
+    loop.commit_paths([gen], "loop gen-1: again", repo=repo, log=pytest.fail)
+    assert len(git("log", "--format=%s").stdout.split("\n")) == 2
+
+
+def test_a_first_incumbent_with_a_prior_names_the_shipped_weights(tmp_path):
+    from concordia_ai.ai import policy
+    assert loop.incumbent_of(tiny(tmp_path, incumbent="policy=0.3"))["weights"] == str(policy.DATA_DIR)
+    assert loop.incumbent_of(tiny(tmp_path))["weights"] is None

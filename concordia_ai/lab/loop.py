@@ -107,11 +107,14 @@ def parse_knobs(text: str) -> dict:
 
 
 def incumbent_of(s: Settings) -> dict:
-    """ROOT/best.json (the last kept generation), else the first generation's incumbent."""
+    """ROOT/best.json (the last kept generation), else the first generation's incumbent: with a learned
+    prior in its knobs, the shipped weights, named, so that the gate puts them into the core for it."""
     best = Path(s.root) / "best.json"
     if best.exists():
         return json.loads(best.read_text())
-    return dict(generation=0, search=parse_knobs(s.incumbent), weights=None)
+    knobs = parse_knobs(s.incumbent)
+    asks = knobs.get("policy", 0) > 0 or knobs.get("rollout") == "policy"
+    return dict(generation=0, search=knobs, weights=str(policy.DATA_DIR) if asks else None)
 
 
 def next_generation(root: str) -> int:
@@ -306,15 +309,18 @@ def merge_value_files(paths: list[str], out: Path) -> None:
     policy_data.save_npz(str(out), selfplay_arrays)
 
 
-def commit_paths(paths: list[Path], message: str, log=print, tries: int = 20) -> None:
+def commit_paths(paths: list[Path], message: str, log=print, tries: int = 20, repo: Path = REPO) -> None:
     """git add and commit these paths only (another process may hold the index: retried)."""
-    names = [str(p) for p in paths]
+    names = [str(Path(p).resolve()) for p in paths]
     for attempt in range(tries):
-        add = subprocess.run(["git", "add", "--", *names], cwd=REPO, capture_output=True, text=True)
+        add = subprocess.run(["git", "add", "--", *names], cwd=repo, capture_output=True, text=True)
         if add.returncode == 0:
-            done = subprocess.run(["git", "commit", "-q", "-m", message, "--", *names], cwd=REPO,
+            staged = subprocess.run(["git", "diff", "--cached", "--quiet", "--", *names], cwd=repo)
+            if staged.returncode == 0:
+                return                     # nothing new under these paths
+            done = subprocess.run(["git", "commit", "-q", "-m", message, "--", *names], cwd=repo,
                                   capture_output=True, text=True)
-            if done.returncode == 0 or "nothing to commit" in done.stdout + done.stderr:
+            if done.returncode == 0:
                 return
             err = done.stderr
         else:
