@@ -975,6 +975,29 @@ def test_a_tablet_shows_the_board_the_hand_and_the_hints_together_and_a_phone_st
         browser.set_window_size(1500, 1250)
 
 
+def test_a_tall_wide_window_leaves_no_empty_band_under_the_players(browser, board):
+    """On a tall wide window the layout filled the window whatever the board needed: a band of some 400
+    empty pixels under the players at 1500x1250, and the market display pushed out of view (issue 26)."""
+    try:
+        window_size(browser, 1500, 1250)
+        open_board(browser, board)
+        idle(browser)
+        box = browser.execute_script(
+            "const r = s => document.querySelector(s).getBoundingClientRect();"
+            "return {players: r('section.players').bottom, market: r('section.market').top,"
+            " board: r('#board svg').width, column: r('#board').width, side: r('aside.side').bottom};")
+        assert box["market"] - box["players"] <= 40, box           # the market right under the players
+        assert box["board"] >= 0.95 * box["column"], box            # the board as wide as its column
+        assert in_view(browser, "section.market .cards")["inside"]
+        # a window no taller than the board and the players needs: it fills the window as before
+        window_size(browser, 1500, 800)
+        idle(browser)
+        rect = browser.execute_script("return document.querySelector('main.layout').getBoundingClientRect().bottom")
+        assert abs(rect - 800) <= 1
+    finally:
+        browser.set_window_size(1500, 1250)
+
+
 def test_a_card_bought_as_mercator_ii_is_explained_under_the_hand(browser, tmp_path):
     """The hand shows Mercator/5 for a card bought as Mercator/II (a hand holds card kinds; the deck of a
     bought card is not kept). `concordia show` says so in a line; the page says it under the hand, visibly

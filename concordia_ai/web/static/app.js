@@ -197,9 +197,9 @@ function draw() {
     marketPanel(s),
     reviewPanel(),
     replayPanel()].filter(Boolean));
-  fitToWindow();
   const box = document.getElementById("board");
   box.innerHTML = s.svg;              // drawn and escaped by the server (web/board.py)
+  fitToWindow();
   box.addEventListener("click", onTap);
   document.querySelectorAll(".panel-tap").forEach(el => el.addEventListener("click", onTap));
   light();
@@ -208,10 +208,20 @@ function draw() {
 }
 
 // The board and the side panel fill the window below the header (app.css, wide windows): the header's
-// height, which wraps with the window's width, is handed to the CSS
+// height, which wraps with the window's width, is handed to the CSS. On a tall window the board, as wide
+// as its column, and the players under it need less than the window: the layout then ends under the
+// players (no empty band), and the market display follows at once.
 function fitToWindow() {
   const top = document.querySelector("header.top");
   if (top) document.documentElement.style.setProperty("--head", `${top.offsetHeight}px`);
+  const layout = document.querySelector("main.layout");
+  if (!layout) return;
+  layout.style.height = "";
+  if (!window.matchMedia("(min-width: 1101px)").matches) return;
+  const wrap = layout.querySelector(".board-wrap"), last = wrap && wrap.lastElementChild;
+  if (!last) return;
+  const spare = wrap.getBoundingClientRect().bottom - last.getBoundingClientRect().bottom;
+  if (spare > 1) layout.style.height = `${Math.max(layout.offsetHeight - spare, 480)}px`;
 }
 window.addEventListener("resize", fitToWindow);
 
@@ -445,6 +455,7 @@ async function explainTap(id, alt) {
   if (!box) return;
   const line = refusalLine();
   box.replaceWith(line);
+  fitToWindow();
   const rect = line.getBoundingClientRect();         // above the board; floating at the window's foot when the
   if (rect.top < 0 || rect.bottom > window.innerHeight) line.classList.add("floating");   // board is out of view
 }
@@ -453,7 +464,7 @@ function refusalLine() {
   if (!S.refusal) return h("div", {id: "refusal", class: "refusal empty", role: "status"});
   return h("div", {id: "refusal", class: "refusal", role: "status"}, h("span", {}, S.refusal),
     h("button", {class: "small", title: "hide this line", onclick: () => { S.refusal = null;
-      document.getElementById("refusal").replaceWith(refusalLine()); }}, "×"));
+      document.getElementById("refusal").replaceWith(refusalLine()); fitToWindow(); }}, "×"));
 }
 
 function tryTap(id) {
