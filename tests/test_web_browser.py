@@ -1009,6 +1009,7 @@ def test_a_card_bought_as_mercator_ii_is_explained_under_the_hand(browser, tmp_p
     run("new", game, "--map", "imperium", "--names", "Ann,Bob,Cy",
         "--cities", ",".join(f"{c}={g}" for c, g in cities.items()), "--display", ",".join(display))
     run("play", game, "play Senator", "buy Mercator/I paying brick", "done", "reveal Colonist/I")
+    run("play", game, "play Prefect", "cash", "play Prefect", "cash")          # Bob, Cy: Ann decides again
     served = Board(tmp_path, game)
     try:
         open_board(browser, served)
@@ -1019,7 +1020,11 @@ def test_a_card_bought_as_mercator_ii_is_explained_under_the_hand(browser, tmp_p
             "return [...document.querySelectorAll('.player .bought-note')].map(n => [n.closest('.player')"
             ".querySelector('.p-name').textContent, n.textContent, n.getBoundingClientRect().height > 0])")
         assert len(notes) == 1 and notes[0][0] == "Ann" and notes[0][2], notes
-        assert notes[0][1].endswith(line) and "a bought card's deck is not kept" in notes[0][1]
+        assert notes[0][1] == "A bought card's deck is not kept: " + line
+        # once, in the player's panel: not again under the deciding hand beside the prompt, where it took
+        # the room of the moves (found in a whole game at 1280x800)
+        assert browser.find_element(By.ID, "decider-hand").get_attribute("data-player") == "Ann"
+        assert not browser.find_elements(By.CSS_SELECTOR, "#decide .bought-note")
         state = api_get(served, "/api/state")
         assert [p["boughtAs"] for p in state["players"]] == [[line], [], []]
         assert "Mercator/5" in state["players"][0]["hand"]

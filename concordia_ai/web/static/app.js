@@ -350,7 +350,7 @@ function deciderHand(s) {
   const p = s.players.find(x => x.decides);
   if (!p) return null;
   return h("div", {class: "decider-hand", id: "decider-hand", "data-player": p.name},
-    h("div", {class: "p-row hand"}, h("span", {class: "help"}, `${p.name}'s hand:`), handCards(s, p)), boughtNote(p));
+    h("div", {class: "p-row hand"}, h("span", {class: "help"}, `${p.name}'s hand:`), handCards(s, p)));
 }
 
 // What a Senator or a Consul buys (the display) and what a Diplomat copies (the other players' top
@@ -374,11 +374,11 @@ function choiceStrip(s) {
 }
 
 // A card bought as Mercator/II is held as Mercator/5: a hand holds card kinds and a bought card's deck is
-// not kept. The line `concordia show` prints, visible under the hand (a tooltip shows nowhere on touch).
+// not kept. The line `concordia show` prints, visible under the hand in the player's panel (a tooltip
+// shows nowhere on touch); once, and short: the players' panels share the board's column on a wide window.
 function boughtNote(p) {
   if (!p.boughtAs || !p.boughtAs.length) return null;
-  return h("div", {class: "bought-note"}, "A hand names a card by its kind, as play takes it; a bought card's deck " +
-    "is not kept: ", p.boughtAs.join("; "));
+  return h("div", {class: "bought-note"}, "A bought card's deck is not kept: ", p.boughtAs.join("; "));
 }
 
 function handCards(s, p) {
