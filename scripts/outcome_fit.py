@@ -58,16 +58,22 @@ def _stats(t: dict) -> outcome.NodeStats:
                              t["term_vp"], t["term_margin"], t.get("seat_win", []), t.get("win2"), t.get("margin_win"))
 
 
+def first_round(p: dict) -> bool:
+    """The position is in every seat's first turn (outcome.first_round: the first round's own sigma)."""
+    return p["turn"] < p["players"]
+
+
 def chosen_turn(p: dict, budget: str, model: outcome.Model | None) -> dict:
     """The turn the hint shows first: with a model, the pick replayed under it; without, as recorded."""
     turns = p["searches"][budget]["turns"]
     if model is None:
         return next(t for t in turns if t["chosen"])
+    model = model.for_position(first_round(p))
     cands = []
     for t in turns:
         out, se = outcome.predict_stats(_stats(t), p["decider"], p["h"], model)
         tc = TurnCandidate(t["moves"], [], t["visits"], 0.0, out.win, out.vp[p["decider"]], out.margin, se,
-                           focus=t["focus"], candidate=t["candidate"])
+                           focus=t["focus"], candidate=t["candidate"], scale=model.weight)
         tc.record = t
         cands.append(tc)
     pick = final_pick(None, cands, advantage=lambda tc: tc.record["adv"])
@@ -97,7 +103,7 @@ def fit_rows(ps: list[dict], budget: str, eval_kind: str, picks_model, use_q: bo
             wt = st.term / st.visits if st.visits else 0.0
             tw = st.term_win[p["winner"]] if st.term else 0.0
         rows.append(dict(mu=mu, q=q if use_q else None, decider=p["decider"], h=p["h"], final=p["final"],
-                         winner=p["winner"], wt=wt, tw=tw))
+                         winner=p["winner"], wt=wt, tw=tw, first_round=first_round(p)))
     return rows
 
 
@@ -134,6 +140,7 @@ def log_loss(figs: list[dict]) -> float:
 def shown(p: dict, budget: str, model: outcome.Model, eval_kind: str) -> dict:
     """The figures a player reads at position p under the model, and the raw figure of the old display."""
     d = p["decider"]
+    model = model.for_position(first_round(p))
     if budget == "0":
         mu = p["mu_net"] if eval_kind == "net" else p["mu_hand"]
         out, raw = outcome.predict(mu, d, p["h"], model, p.get("q_net") if eval_kind == "net" else None), None

@@ -184,3 +184,93 @@ def test_pooled_statistics_keep_the_spread_as_visit_weighted_means():
     pooled = outcome.NodeStats.pool([a, b])
     assert (pooled.win2, pooled.margin_win) == pytest.approx((0.25 * 0.34 + 0.75 * 0.2, 0.25 * 6.0 + 0.75 * 3.0))
     assert outcome.NodeStats.pool([a, _node(300, 6.0, 100.0, 0.4, None, None)]).win2 is None
+
+
+def test_the_first_round_mixes_the_model_with_the_even_distribution():
+    m = Model("net", 4, 3.0, b=(2.0, 10.0), k=(0.9, 0.1), d=(1.0, 2.0), log_sigma=(2.0, 0.3), w=(4.0, 1.0),
+              open_scale=0.25)
+    mu, q = [110.0, 95.0, 90.0, 85.0], [0.6, 0.2, 0.1, 0.1]
+    own, first = outcome.predict(mu, 0, 1.0, m, q), outcome.predict(mu, 0, 1.0, m.for_position(True), q)
+    assert m.for_position(False) is m and m.for_position(True).weight == 0.25 and m.weight == 1.0
+    # every figure is the mixture's: 1/4 the model's own distribution, 3/4 every seat at the mean location
+    assert first.shares == pytest.approx([0.25 * p + 0.75 / 4 for p in own.shares])
+    assert math.fsum(first.shares) == pytest.approx(1.0, abs=1e-12)
+    assert first.vp == pytest.approx([0.25 * v + 0.75 * np.mean(own.vp) for v in own.vp])
+    assert first.margin == pytest.approx(0.25 * own.margin + 0.75 * -own.sigma * math.log(3))
+    assert (first.slope, first.slope_q) == pytest.approx((0.25 * own.slope, 0.25 * own.slope_q))
+    # the mixture's even part, simulated: equal locations, the same Gumbel spread
+    rng = np.random.default_rng(2)
+    s = np.mean(own.vp) + own.sigma * (rng.gumbel(size=(200_000, 4)) - outcome.EULER)
+    assert (s[:, 0] - s[:, 1:].max(axis=1)).mean() == pytest.approx(-own.sigma * math.log(3), abs=0.05)
+    # the core halves by the model's own share: the first round changes no order
+    assert m.for_position(True).core_tuple(1.0) == m.core_tuple(1.0)
+    # at weight 0 every seat shows the fair share, whatever the search saw
+    zero = outcome.predict(mu, 0, 1.0, Model("net", 4, 3.0, k=(0.9, 0.1), open_scale=0.0).for_position(True))
+    assert zero.shares == pytest.approx([0.25] * 4)
+
+
+def test_first_round_is_every_seats_first_turn():
+    from concordia_ai.ai.bots import make_bot
+    from concordia_ai.engine.game import Game
+    g = Game.new("italia", 3, seed=4)
+    bot = make_bot("greedy", seed=1)
+    seen = []
+    while g.state.turns < 4:
+        seen.append((g.state.turns, outcome.first_round(g.state)))
+        g.apply(bot.choose(g) if g.decider is not None and g.decider >= 0 else g.legal()[0])
+    assert {t: f for t, f in seen} == {0: True, 1: True, 2: True, 3: False}
+
+
+def _opening_rows(rng, n_rows, informative):
+    """First-round rows of 3 players where the search's mu says seat 0 leads by 12 VP; the winner follows
+    mu (informative) or is drawn evenly."""
+    rows = []
+    for _ in range(n_rows):
+        mu = [112.0, 100.0, 100.0]
+        winner = int(rng.choice(3, p=[0.8, 0.1, 0.1])) if informative else int(rng.integers(3))
+        final = [100.0, 100.0, 100.0]
+        final[winner] += 8.0
+        rows.append(dict(mu=mu, decider=0, h=1.0, final=final, winner=winner, first_round=True))
+    return rows
+
+
+def test_fit_finds_the_first_round_factor_from_who_won():
+    rng = np.random.default_rng(8)
+    later = []
+    truth = Model("hand", 3, 3.0, k=(1.0, 0.0), log_sigma=(math.log(6.0), 0.0))
+    for _ in range(3000):
+        mu, h = rng.normal(100, 10, 3), float(rng.random())
+        out = outcome.predict(mu, 0, h, truth)
+        final = np.asarray(out.vp) + out.sigma * (rng.gumbel(size=3) - outcome.EULER)
+        later.append(dict(mu=list(mu), decider=0, h=h, final=list(final), winner=int(final.argmax())))
+    even = outcome.fit(later + _opening_rows(rng, 200, False), "hand", 3, 3.0)
+    sharp = outcome.fit(later + _opening_rows(rng, 200, True), "hand", 3, 3.0)
+    assert outcome.OPEN_SCALE_MIN <= even.open_scale <= 0.15 < 0.6 <= sharp.open_scale
+    assert outcome.fit(later, "hand", 3, 3.0).open_scale == 1.0     # no first-round rows: no factor
+
+
+def test_a_model_file_keeps_the_first_round_factor_and_refuses_one_out_of_range(tmp_path):
+    base = dict(eval="hand", players=2, seconds=3.0, b=[0, 0], k=[1, 0], d=[0, 0], log_sigma=[2, 0])
+    f = _write(tmp_path / "m.json", [dict(base, open_scale=0.4)])
+    assert outcome.find("hand", 2, 3.0, f).open_scale == 0.4
+    assert outcome.find("hand", 2, 3.0, _write(tmp_path / "old.json", [base])).open_scale == 1.0
+    with pytest.raises(OutcomeModelError, match="open_scale 1.5; valid: 0 to 1"):
+        outcome.load(_write(tmp_path / "bad.json", [dict(base, open_scale=1.5)]))
+
+
+def test_a_search_reads_the_model_for_the_first_round_only_there():
+    from concordia_ai.ai.bots import make_bot
+    from concordia_ai.ai.search import SearchConfig, outcome_model, position_outcome
+    from concordia_ai.engine.game import Game
+    g = Game.new("imperium", 4, seed=2)
+    assert outcome_model(SearchConfig(seconds=3.0), g).first_round
+    bot = make_bot("greedy", seed=3)
+    while g.state.turns < 4:
+        g.apply(bot.choose(g))
+    assert not outcome_model(SearchConfig(seconds=3.0), g).first_round
+    # the position's own figure (the web board's bars before a hint) reads it the same way
+    fresh = Game.new("imperium", 4, seed=2)
+    m0 = outcome.find("net", 4, 0.0)
+    shares = position_outcome(fresh).shares
+    assert math.fsum(shares) == pytest.approx(1.0)
+    assert max(abs(s - 0.25) for s in shares) <= m0.open_scale * 1.0 + 1e-9

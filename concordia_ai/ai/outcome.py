@@ -21,7 +21,16 @@ core backs them up: `seat_vp`), or from the evaluation of the position itself wh
 b corrects the evaluation's level, k how far apart it puts the seats, d the search's optimism for the
 seat it plans for (it plays that seat's moves better than the others'). Each of b, k, d and log sigma is
 linear in the horizon h (the share of the market cards still to be bought, 0 once the game's end is
-triggered): the opening, with the longest horizon, gets the widest distribution. The coefficients are
+triggered): the opening, with the longest horizon, gets the widest distribution. The horizon does not
+tell the first round from the rounds after it (no card is bought for several rounds), so in the first
+round the distribution is a mixture: with weight `open_scale` (in [0, 1]) the one above, with the rest the
+same distribution with every seat at the mean location (no seat ahead). What the search sees of the seats
+after one turn each at most says little about who wins, and the data says so: the weight is fitted by the
+winner's likelihood on the first round's positions (`Model.for_position` marks a model as reading one).
+Every figure is the mixture's, so they still agree: shares f p + (1 - f) / n, expected VP f v_i + (1 - f)
+mean(v), margin f m_i + (1 - f) (-sigma log(n - 1)). The mixture is a monotone map of the model's own
+figures, so it changes no order: the core's halving reads the model's own share (core_tuple), and the final
+pick's tie floor is taken on the model's own scale (search.final_pick, TurnCandidate.scale). The coefficients are
 fitted per evaluation (hand or net), player count and search budget on held-out positions from games with
 mixed opponents (`fit`, run by scripts/outcome_fit.py on the data of scripts/outcome_data.py), and kept in
 data/value/outcome.json:
@@ -39,7 +48,7 @@ from __future__ import annotations
 
 import json
 import math
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 import numpy as np
@@ -73,6 +82,18 @@ class Model:
     log_sigma: tuple[float, float] = (math.log(8.0), 0.0)
     fitted: bool = True
     w: tuple[float, float] = (0.0, 0.0)     # VP per unit of the log win value (L below); 0: VP alone
+    open_scale: float = 1.0                 # the first round's weight on the model's own distribution
+    first_round: bool = False               # reading a position of the first round (for_position)
+
+    def for_position(self, first_round: bool) -> "Model":
+        """The model as it reads a position: in the first round (every seat's first turn) its figures are
+        the mixture with the even distribution (open_scale; the module's docstring)."""
+        return replace(self, first_round=bool(first_round)) if first_round != self.first_round else self
+
+    @property
+    def weight(self) -> float:
+        """The weight of the model's own distribution in the shown figures (open_scale in the first round)."""
+        return self.open_scale if self.first_round else 1.0
 
     def at(self, h: float) -> tuple[float, float, float, float]:
         """(b, k, d, sigma) at horizon h."""
@@ -94,7 +115,8 @@ class Model:
 
     def to_dict(self) -> dict:
         return dict(eval=self.eval, players=self.players, seconds=self.seconds, b=list(self.b), k=list(self.k),
-                    d=list(self.d), log_sigma=list(self.log_sigma), w=list(self.w))
+                    d=list(self.d), log_sigma=list(self.log_sigma), w=list(self.w),
+                    open_scale=self.open_scale)
 
 
 @dataclass
@@ -149,6 +171,13 @@ def predict(mu, decider: int, h: float, model: Model, q=None) -> Outcome:
     slope_q = 0.0
     if w and q is not None:
         slope_q = w * (1.0 - 1.0 / len(mu)) / max(float(q[decider]), WIN_FLOOR) * p * (1.0 - p) / sigma
+    f, n = model.weight, len(mu)
+    if f < 1.0:   # the first round: the mixture with the even distribution (every seat at the mean location)
+        even_margin = -sigma * math.log(n - 1)
+        shares = f * shares + (1.0 - f) / n
+        v = f * v + (1.0 - f) * float(v.mean())
+        margin = f * margin + (1.0 - f) * even_margin
+        slope, slope_q = f * slope, f * slope_q
     return Outcome(decider, [float(x) for x in shares], [float(x) for x in v], margin, sigma, slope, slope_q)
 
 
@@ -275,6 +304,11 @@ def horizon(state, start_cards: int) -> float:
 _start_cards: dict[tuple, int] = {}
 
 
+def first_round(state) -> bool:
+    """Every seat is still in its first turn (the stage with a sigma of its own, Model.for_position)."""
+    return state.turns < state.n_players and not state.is_over
+
+
 def game_horizon(game) -> float:
     """horizon() of a Game, with the start's card count of its board and player count."""
     key = (game.board.name, game.n_players)
@@ -304,7 +338,8 @@ def load(path: Path | str | None = None) -> list[Model]:
         if info.get("format") != FORMAT:
             raise ValueError(f"format {info.get('format')!r}, not {FORMAT}")
         models = [Model(str(m["eval"]), int(m["players"]), float(m["seconds"]), _pair(m["b"]), _pair(m["k"]),
-                        _pair(m["d"]), _pair(m["log_sigma"]), True, _pair(m.get("w", (0.0, 0.0))))
+                        _pair(m["d"]), _pair(m["log_sigma"]), True, _pair(m.get("w", (0.0, 0.0))),
+                        float(m.get("open_scale", 1.0)))
                   for m in info["models"]]
     except FileNotFoundError:
         models = []
@@ -314,9 +349,11 @@ def load(path: Path | str | None = None) -> list[Model]:
         if m.eval not in ("net", "hand") or not 2 <= m.players <= 5 or not (m.seconds >= 0):
             raise OutcomeModelError(f"outcome models: {path} has a model for eval {m.eval!r}, {m.players} players, "
                                     f"{m.seconds} s; valid: eval net or hand, 2-5 players, seconds >= 0")
-        values = m.b + m.k + m.d + m.log_sigma + m.w
+        values = m.b + m.k + m.d + m.log_sigma + m.w + (m.open_scale,)
         if not all(math.isfinite(x) for x in values):
             raise OutcomeModelError(f"outcome models: {path} holds a coefficient that is not finite")
+        if not 0.0 <= m.open_scale <= 1.0:
+            raise OutcomeModelError(f"outcome models: {path} has open_scale {m.open_scale:g}; valid: 0 to 1")
     _cache[key] = models
     return models
 
@@ -370,11 +407,12 @@ def fit(rows: list[dict], eval_kind: str, players: int, seconds: float) -> Model
     """Fit a setting's coefficients on rows {"mu": [..], "decider": i, "h": h, "final": [..], "winner": j},
     optionally with "q" (every seat's mean win value: when every row has it, the model uses it, w), "wt"
     (the share of the node's iterations that reached the game's end) and "tw" (their win rate of the real
-    winner): the shown share is then the mixture wt * tw + (1 - wt) * the model's.
+    winner): the shown share is then the mixture wt * tw + (1 - wt) * the model's; "first_round" (true in
+    every seat's first turn: open_scale is fitted on those rows when there are any).
 
     b, k, d (and w) by least squares of every seat's final VP on mu (and L), each linear in h, with a weak
     pull towards b = 0, k = 1, d = 0, w = 0; then log sigma (linear in h) by maximum likelihood of the
-    winner under the shown shares."""
+    winner under the shown shares; then open_scale by the same likelihood over the first round's rows."""
     use_q = all(r.get("q") is not None for r in rows)
     X, y = [], []
     for r in rows:
@@ -399,7 +437,9 @@ def fit(rows: list[dict], eval_kind: str, players: int, seconds: float) -> Model
     loc = (np.array([predict(r["mu"], r["decider"], r["h"], located, r.get("q")).vp for r in rows]),
            np.array([r["winner"] for r in rows]), np.array([r["h"] for r in rows], float),
            np.array([r.get("wt", 0.0) for r in rows], float), np.array([r.get("tw", 0.0) for r in rows], float))
-    return Model(eval_kind, players, seconds, located.b, located.k, located.d, _fit_log_sigma(loc), True, w)
+    model = Model(eval_kind, players, seconds, located.b, located.k, located.d, _fit_log_sigma(loc), True, w)
+    first = [r for r in rows if r.get("first_round")]
+    return replace(model, open_scale=_fit_open_scale(first, model)) if first else model
 
 
 def _winner_loglik(loc, s0: float, s1: float) -> float:
@@ -430,3 +470,24 @@ def _fit_log_sigma(loc) -> tuple[float, float]:
         if not moved:
             step /= 2
     return float(s0), float(s1)
+
+
+OPEN_SCALE_MIN = 0.05   # the fitted first-round weight's floor: at 0 every turn would show the same share,
+                        # and the list's order and the final pick would lose the search's judgement between
+                        # turns; at 0.05 the shares stay within about a point of the even ones
+
+
+def _fit_open_scale(rows: list[dict], model: Model) -> float:
+    """The first round's weight (open_scale) in [OPEN_SCALE_MIN, 1] maximising the winner's log likelihood
+    over the first round's rows, everything else as fitted: a grid of 0.05, then 0.01 around its best."""
+    def loglik(f: float) -> float:
+        m = replace(model, open_scale=float(f), first_round=True)
+        total = 0.0
+        for r in rows:
+            p = predict(r["mu"], r["decider"], r["h"], m, r.get("q")).shares[r["winner"]]
+            wt = r.get("wt", 0.0)
+            total += math.log(max(1e-12, wt * r.get("tw", 0.0) + (1.0 - wt) * p))
+        return total
+    best = max(np.linspace(OPEN_SCALE_MIN, 1.0, 20), key=loglik)
+    fine = np.clip(np.linspace(best - 0.05, best + 0.05, 11), OPEN_SCALE_MIN, 1.0)
+    return round(float(max(fine, key=loglik)), 2)

@@ -15,7 +15,7 @@ position too. See TurnCandidate.
 from __future__ import annotations
 
 import math
-from dataclasses import asdict, dataclass, field, fields
+from dataclasses import asdict, dataclass, field, fields, replace
 
 from .. import core
 from . import outcome
@@ -200,6 +200,8 @@ class TurnCandidate:
     chosen: bool = False     # the final choice's pick: it heads the list whatever its figure (rank_turns)
     stats: "outcome.NodeStats | None" = None   # the node's raw statistics (None: a turn built by hand)
     win_raw: float = 0.0     # the search's own mean win value
+    scale: float = 1.0       # the model's weight in the shown figures (outcome.Model.weight: below 1 in the
+                             # first round); the final pick's tie floor is taken on the model's own scale
 
 
 def win_se(win: float, visits: int) -> float:
@@ -260,9 +262,11 @@ def _run(state: core.CoreState, config: dict, turns: int = TURNS_KEPT, stop=None
 
 
 def outcome_model(config: SearchConfig, game) -> outcome.Model:
-    """The final-result model for this search's evaluation, player count and budget (ai/outcome.py)."""
+    """The final-result model for this search's evaluation, player count and budget (ai/outcome.py), as it
+    reads this position (the first round's own sigma: Model.for_position)."""
     return outcome.find(effective_eval(config.eval, game.n_players), game.n_players,
-                        outcome.budget_seconds(config.seconds, config.iterations))
+                        outcome.budget_seconds(config.seconds, config.iterations)
+                        ).for_position(outcome.first_round(game.state))
 
 
 def figures_note(config: SearchConfig, game) -> str | None:
@@ -326,11 +330,10 @@ def position_outcome(game, eval_kind: str = "auto", decider: int | None = None) 
         q, mu = value.predict(game.state)     # the value model's win probabilities and final VP
     else:
         q, mu = None, core.evaluate_state(game.state)
-    model = outcome.find(kind, game.n_players, 0.0)
+    model = outcome.find(kind, game.n_players, 0.0).for_position(outcome.first_round(game.state))
     seat = decider if decider is not None else game.decider
     if seat is None or seat < 0:
-        model = outcome.Model(model.eval, model.players, 0.0, model.b, model.k, (0.0, 0.0), model.log_sigma,
-                              model.fitted, model.w)
+        model = replace(model, d=(0.0, 0.0))
         seat = 0
     return outcome.predict(mu, seat, outcome.game_horizon(game), model, q)
 
@@ -343,7 +346,8 @@ def _without_search(game, config: SearchConfig, moves: list[int]) -> SearchResul
                          0.0, candidate=True, chosen=True, seats=list(out.shares), focus=1)
     cand = Candidate(moves[0], game.text(moves[0]), 0, 0.0, out.win, out.vp[out.decider], out.margin,
                      pv_texts(game, moves), 0.0, 0.0, out.win, list(out.shares))
-    model = outcome.find(effective_eval(config.eval, game.n_players), game.n_players, 0.0)
+    model = outcome.find(effective_eval(config.eval, game.n_players), game.n_players, 0.0
+                         ).for_position(outcome.first_round(game.state))
     notes = ["One legal turn: answered at once without a search; its figures are the final-result model on "
              "the evaluation of the position itself (no sampling, so no standard error)."]
     return SearchResult(game.decider, [cand], 0, 0, 0, 0.0, config, [turn], 0, [], model,
@@ -465,7 +469,8 @@ def final_pick(game, turns: list[TurnCandidate], advantage=None) -> TurnCandidat
     best = max(finalists, key=lambda t: (t.win, t.visits))
     # a turn that dropped out earlier ties only on a quarter of the best finalist's visits or more
     near = [t for t in cands if t.focus == top or (t.focus > top - TIE_ROUNDS and t.visits >= TIE_VISITS * best.visits)]
-    tied = [t for t in near if best.win - t.win <= max(TIE_WIN, TIE_Z * math.hypot(best.win_se, t.win_se))]
+    tied = [t for t in near
+            if best.win - t.win <= max(TIE_WIN * best.scale, TIE_Z * math.hypot(best.win_se, t.win_se))]
     if len(tied) < 2:
         return best
     advantage = advantage or (lambda t: end_advantage(game, t.moves))
@@ -584,7 +589,7 @@ def _pooled(game, model: outcome.Model, h: float, group: list[TurnCandidate]) ->
                            sum(t.mean * x for t, x in zip(group, w)), out.win, out.vp[out.decider], out.margin, se,
                            not full, lead.tree_moves, list(lead.after), 0, max(t.focus for t in group),
                            any(t.named for t in group), list(out.shares), any(t.candidate for t in group), False,
-                           stats, sum(t.win_raw * x for t, x in zip(group, w)))
+                           stats, sum(t.win_raw * x for t, x in zip(group, w)), model.weight)
     merged._end_key = _cached_key(game, lead)
     return merged
 
