@@ -42,3 +42,49 @@ def test_the_gate_rotates_the_candidate_through_every_seat_of_a_deal():
     assert [(t["seed"], t["cand_seat"]) for t in tasks] == [(500, 0), (500, 1), (500, 2), (501, 0), (501, 1),
                                                            (501, 2), (502, 0)]
     assert tasks[0]["candidate"] == dict(search=dict(policy=0.3), weights="w")
+
+
+# ---------------------------------------------------------------- two priors in one process
+
+def write_weights(directory, seed, hidden=3):
+    """A weights directory as train_policy.py --out writes it: random sets for 2 and 3 players."""
+    import hashlib
+    import json
+    import numpy as np
+    from concordia_ai import core
+    from concordia_ai.ai import policy
+    rng = np.random.default_rng(seed)
+    f = core.POLICY_FEATURES
+    arrays = {}
+    for n in (2, 3):
+        arrays.update({f"p{n}_w_lin": rng.normal(0, 1, f), f"p{n}_w1": rng.normal(0, 0.5, (hidden, f)),
+                       f"p{n}_b1": rng.normal(0, 0.3, hidden), f"p{n}_v": rng.normal(0, 1, hidden)})
+    directory.mkdir()
+    np.savez(directory / "weights.npz", **{k: v.astype(np.float32) for k, v in arrays.items()})
+    digest = hashlib.sha256((directory / "weights.npz").read_bytes()).hexdigest()
+    (directory / "weights.json").write_text(json.dumps(dict(format=policy.FORMAT, features=f, players=[2, 3],
+                                                            hidden=hidden, sha256=digest)))
+    return str(directory)
+
+
+def test_each_gate_bot_searches_with_its_own_prior(tmp_path):
+    import numpy as np
+    from concordia_ai import core
+    from concordia_ai.ai import policy
+    from concordia_ai.engine.game import Game
+    from concordia_ai.lab import prior_weights
+    a, b = write_weights(tmp_path / "a", 1), write_weights(tmp_path / "b", 2)
+    state = Game.new("italia", 3, 4).state
+    x = core.policy_features_of(state)
+    expect = {d: policy.forward_numpy(policy.read_weights(*prior_weights.weight_files(d))[3], x) for d in (a, b)}
+    assert not np.allclose(expect[a], expect[b], atol=1e-3)
+    try:
+        for d in (a, b, a, b):
+            prior_weights.hold(d)
+            assert np.allclose(core.policy_priors(state), expect[d], atol=1e-4)
+        # after the policy module unloads, hold puts them back
+        policy.unload()
+        prior_weights.hold(a)
+        assert core.policy_ready(3) and np.allclose(core.policy_priors(state), expect[a], atol=1e-4)
+    finally:
+        policy.unload()

@@ -8,10 +8,17 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from concordia_ai.ai import policy
 from concordia_ai.lab import gate, loop
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "scripts"))
 import loop as loop_script  # noqa: E402
+
+
+@pytest.fixture(autouse=True)
+def core_without_weights_after():
+    yield
+    policy.unload()       # a gate bot or a search leaves its prior in the core: the next test finds none
 
 
 def tiny(tmp_path, **over) -> loop.Settings:
@@ -149,6 +156,5 @@ def test_commit_paths_commits_those_paths_only(tmp_path):
 
 
 def test_a_first_incumbent_with_a_prior_names_the_shipped_weights(tmp_path):
-    from concordia_ai.ai import policy
     assert loop.incumbent_of(tiny(tmp_path, incumbent="policy=0.3"))["weights"] == str(policy.DATA_DIR)
     assert loop.incumbent_of(tiny(tmp_path))["weights"] is None

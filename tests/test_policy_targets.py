@@ -8,12 +8,20 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from concordia_ai.ai import policy
+
 from concordia_ai import core
 from concordia_ai.lab import policy_data, policy_targets
 from concordia_ai.lab.policy_targets import Selection, entropy_report, improved_policy, pruned_visits
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "scripts"))
 import train_policy  # noqa: E402
+
+
+@pytest.fixture(autouse=True)
+def core_without_weights_after():
+    yield
+    policy.unload()       # a gate bot or a search leaves its prior in the core: the next test finds none
 
 
 # ---------------------------------------------------------------- policy target pruning
