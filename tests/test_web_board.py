@@ -107,3 +107,37 @@ def test_the_layouts_are_the_package_data_and_cover_every_city():
         placed = set(lay["cities"]) | set(lay.get("squares", {}))
         assert [c for c in g.board.cities if c not in placed] == []
         assert set(lay["provinces"]) == set(g.board.provinces)
+
+
+def _boxes(svg: str) -> dict:
+    """The drawing's boxes the colonists in a city must leave free: the city tokens, the city names (10.5 px
+    semi-bold text: 0.62 em a letter at most), the bonus markers; and the cluster of colonists in a city
+    (its bed, and its count written above it)."""
+    num = r"(-?[\d.]+)"
+    tokens = [(float(x) - 13, float(y) - 13, float(x) + 13, float(y) + 13)
+              for x, y in re.findall(rf'<circle cx="{num}" cy="{num}" r="13" class="token"', svg)]
+    names = []
+    for x, y, cls, text in re.findall(rf'<text x="{num}" y="{num}" class="(city-name[^"]*)">([^<]+)</text>', svg):
+        half = 0.62 * (12 if "capital" in cls else 10.5) * len(text) / 2
+        names.append((float(x) - half, float(y) - 10, float(x) + half, float(y) + 2))
+    markers = [(float(x), float(y), float(x) + float(w), float(y) + float(h)) for x, y, w, h in
+               re.findall(rf'<rect x="{num}" y="{num}" width="{num}" height="{num}" rx="4" class="marker', svg)]
+    cluster = re.search(rf'data-el="city:[^"]+"><title>[^<]*</title>\s*<rect x="{num}" y="{num}" width="{num}" '
+                        rf'height="{num}" rx="7" class="pawn-bed"/>', svg)
+    x, y, w, h = map(float, cluster.groups())
+    return {"tokens": tokens, "names": names, "markers": markers, "cluster": (x, y - 14, x + w, y + h)}
+
+
+def _overlap(a, b) -> bool:
+    return min(a[2], b[2]) > max(a[0], b[0]) and min(a[3], b[3]) > max(a[1], b[1])
+
+
+@pytest.mark.parametrize("name", BOARD_NAMES)
+def test_the_colonists_in_the_capital_cover_no_city_name_or_marker(name):
+    """On Italia the cluster of colonists beside Roma covered Spoletum's name (found in a whole game on the
+    page, issue 26): it is placed clear of every city, city name and bonus marker, with 2 to 5 players."""
+    for players in (2, 3, 4, 5):
+        boxes = _boxes(board.svg(Game.new(name, players, seed=1)))
+        for kind in ("tokens", "names", "markers"):
+            hits = [b for b in boxes[kind] if _overlap(boxes["cluster"], b)]
+            assert not hits, (name, players, kind, boxes["cluster"], hits)

@@ -953,6 +953,15 @@ def test_a_tablet_shows_the_board_the_hand_and_the_hints_together_and_a_phone_st
         assert rect[2] - rect[0] >= 0.6 * 1280
         # Roma's colonists: one figure per player and kind, with a count, not a pile
         assert text_of(browser, '#board .pawns[data-el="city:Roma"] .pawn-count') == "×6"
+        # and beside Roma, clear of the names and the tokens of the cities around it (it covered Spoletum's
+        # name): the boxes as the browser draws them
+        covered = browser.execute_script(
+            "const c = document.querySelector('#board .pawns[data-el=\"city:Roma\"]').getBoundingClientRect();"
+            "return [...document.querySelectorAll('#board .city-name, #board .token')].filter(e => {"
+            " const r = e.getBoundingClientRect();"
+            " return Math.min(r.right, c.right) > Math.max(r.left, c.left) && Math.min(r.bottom, c.bottom) > Math.max(r.top, c.top);"
+            "}).map(e => e.textContent || e.parentNode.getAttribute('data-el'));")
+        assert covered == [], covered
         browser.save_screenshot(str(DOCS / "web-tablet.png"))
         # the hand in the side panel is tapped as the one below
         tap(browser, "hand:Architect")

@@ -311,17 +311,47 @@ def _city_cluster(geo, city: str, who: list[tuple[int, str]], names: list[str]) 
 
 
 def _free_side(geo, city: str, w: float, h: float) -> tuple[float, float]:
-    """The top-left corner for a w x h block beside `city`, on the side farthest from the other cities."""
+    """The top-left corner (bx, by) for the cluster of `_city_cluster` (w x h of figures) beside `city`:
+    the nearest place around it that covers no city, no city's houses or name, no bonus marker and no
+    province name; where every place covers something, the one that covers least. The cluster's box, as
+    drawn: its bed from by - 18 to by - 11 + h, its count above it from by - 32, bx - 3 to bx + w + 3."""
     x, y = geo.points[city]
-    others = [p for name, p in geo.points.items() if name != city] + [(x, y + 31), (x - 20, y + 31), (x + 20, y + 31)]
-    best, where = -1.0, (x + 24, y - 6)
-    for k in range(8):
-        a = math.radians(45 * k)
-        cx, cy = x + math.cos(a) * (30 + w / 2), y + math.sin(a) * (30 + h / 2)
-        room = min((math.hypot(cx - ox, cy - oy) for ox, oy in others), default=1e9)
-        if room > best:
-            best, where = room, (cx - w / 2, cy - h / 2 + 12)
-    return where
+    obstacles = [(x - 19, y - 19, x + 19, y + 19), _name_box(city, x, y)]
+    for name, (ox, oy) in geo.points.items():
+        if name != city:
+            obstacles += [(ox - 24, oy - 31, ox + 24, oy + 19), _name_box(name, ox, oy)]
+    for name, spots in geo.provinces.items():
+        if "marker" in spots:
+            mx, my = spots["marker"]
+            obstacles.append((mx - 13, my - 15, mx + 13, my + 15))
+        if "label" in spots:
+            lx, ly = spots["label"]
+            half = 4.6 * len(name)
+            obstacles.append((lx - half, ly - 11, lx + half, ly + 3))
+
+    def cost(bx: float, by: float) -> float:
+        box = (bx - 3, by - 32, bx + w + 3, by - 11 + h)
+        return sum(max(0.0, min(box[2], o[2]) - max(box[0], o[0])) * max(0.0, min(box[3], o[3]) - max(box[1], o[1]))
+                   for o in obstacles)
+
+    best = None
+    for gap in (24, 34, 46, 60):
+        for k in range(16):
+            a = math.radians(22.5 * k)
+            cx, cy = x + math.cos(a) * (gap + (w + 6) / 2), y + math.sin(a) * (gap + (h + 21) / 2)
+            bx, by = cx - w / 2, cy - (h + 21) / 2 + 32      # the box's centre at (cx, cy)
+            key = (cost(bx, by), gap)
+            if best is None or key < best[0]:
+                best = (key, (bx, by))
+        if best[0][0] == 0:
+            break
+    return best[1]
+
+
+def _name_box(name: str, x: float, y: float) -> tuple[float, float, float, float]:
+    """Where a city's name is written (under its token, 10.5 px semi-bold: at most about 6.8 units a letter)."""
+    half = 3.4 * len(name) + 3
+    return (x - half, y + 18, x + half, y + 31)
 
 
 def _pawn(x: float, y: float, seat: int, kind: str, name: str) -> str:
