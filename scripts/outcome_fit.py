@@ -28,6 +28,7 @@ import json
 import math
 import shlex
 import sys
+from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
@@ -107,12 +108,23 @@ def fit_rows(ps: list[dict], budget: str, eval_kind: str, picks_model, use_q: bo
     return rows
 
 
+BETWEEN: dict[int, float] = {}   # players -> the measured seed-to-seed spread (--between), for searched budgets
+
+
 def fit_setting(ps: list[dict], players: int, budget: str, eval_kind: str, use_q: bool = True) -> outcome.Model:
-    """The model of one setting (with the win values' term w when use_q and every position has them)."""
+    """The model of one setting (with the win values' term w when use_q and every position has them), with
+    the measured seed-to-seed spread of a search's figures (--between) at a searched budget."""
+    if budget != "0" and BETWEEN.get(players):
+        return replace(_fit_setting(ps, players, budget, eval_kind, use_q), between_sd=BETWEEN[players])
+    return _fit_setting(ps, players, budget, eval_kind, use_q)
+
+
+def _fit_setting(ps: list[dict], players: int, budget: str, eval_kind: str, use_q: bool) -> outcome.Model:
     seconds = float(budget)
     # the pick depends on the model: fit on the recorded picks, then once more on the picks the first fit makes
     model = outcome.fit(fit_rows(ps, budget, eval_kind, None, use_q), eval_kind, players, seconds)
     if budget != "0":
+        model = replace(model, between_sd=BETWEEN.get(players, 0.0))
         model = outcome.fit(fit_rows(ps, budget, eval_kind, model, use_q), eval_kind, players, seconds)
     return model
 
@@ -243,7 +255,13 @@ def main() -> None:
     ap.add_argument("--write", default=None, metavar="FILE", help="write the models fitted on all positions")
     ap.add_argument("--report", default=None, metavar="FILE")
     ap.add_argument("--markdown", default=None, metavar="FILE", help="the main figures as a Markdown table")
+    ap.add_argument("--between", default=None, metavar="FILE",
+                    help="a stability_replay.py answer: its per-player-count seed-to-seed spread (`between`, "
+                         "tau_vp) goes into every searched setting's model (between_sd)")
     args = ap.parse_args()
+    if args.between:
+        info = json.loads(Path(args.between).read_text(encoding="utf-8")).get("between", {})
+        BETWEEN.update({int(n): float(v["tau_vp"]) for n, v in info.items() if n.isdigit()})
     logs = sorted(glob.glob(args.logs))
     ps = positions(logs)
     by_players: dict[int, list[dict]] = {}

@@ -102,9 +102,9 @@ def turn_record(game: Game, t) -> dict:
     """What scripts/stability_replay.py needs to replay another final pick on a recorded search: the
     turn's codes, its shown figures and visits, its final-choice flags and the tie rule's first key."""
     from concordia_ai.ai.search import end_advantage
-    return dict(moves=list(t.moves), win=round(t.win, 5), win_se=round(t.win_se, 5), vp=round(t.vp, 3),
+    return dict(moves=list(t.moves), win=round(t.win, 5), win_se=round(t.win_se, 6), vp=round(t.vp, 3),
                 visits=t.visits, focus=t.focus, candidate=t.candidate, chosen=t.chosen,
-                advantage=round(end_advantage(game, t.moves), 4))
+                advantage=round(end_advantage(game, t.moves), 4), slope=round(t.slope, 7))
 
 
 def task_key(rec: dict) -> tuple:

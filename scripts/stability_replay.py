@@ -18,6 +18,11 @@ search.final_pick on every recorded search and prints JSON:
 - `se_ratio` (once, for the log): the spread of a turn's win share from seed to seed, over the shown
   standard error, for turns on at least 1,000 visits in at least three seeds: how far the shown ± can be
   read as the noise between searches (1 would be exact).
+- `between` (once, for a log whose turns record their slope, stability.py since 2026-12-04): per player
+  count, the seed-to-seed spread of a node's mean margin beyond its sampling error, in VP (what
+  outcome.Model.between_sd adds to the standard error): tau^2 = sum(spread^2 - mean se^2) / sum(mean slope^2)
+  over the turns of `se_ratio`, each turn's spread the seeds' sample variance. Cross-checked: fitted on the
+  positions of one parity, the se_ratio of the other with the error it gives (`ratio_with`).
 
 The halving itself (the core's) is as recorded: only the last pick among its turns is replayed.
 """
@@ -26,6 +31,7 @@ from __future__ import annotations
 import argparse
 import itertools
 import json
+import math
 import statistics
 import sys
 from pathlib import Path
@@ -96,6 +102,49 @@ def se_ratio(rows: list[dict], budget: str, min_visits: int = 1000) -> dict:
     return dict(turns=len(ratios), median=q(0.5), p25=q(0.25), p75=q(0.75), p90=q(0.9))
 
 
+def _spread_turns(rows: list[dict], budget: str, min_visits: int = 1000):
+    """(players, position, spread^2, mean se^2, mean slope^2) of every turn on min_visits or more visits in
+    three seeds or more whose records hold the slope."""
+    out = []
+    for row in rows:
+        by_turn: dict[tuple, list[dict]] = {}
+        for recs in row["turns"][budget]:
+            for r in recs:
+                if r["visits"] >= min_visits and "slope" in r:
+                    by_turn.setdefault(tuple(r["moves"]), []).append(r)
+        for rs in by_turn.values():
+            if len(rs) >= 3:
+                out.append((row["players"], row["position"], statistics.variance(r["win"] for r in rs),
+                            statistics.fmean(r["win_se"] ** 2 for r in rs), statistics.fmean(r["slope"] ** 2 for r in rs)))
+    return out
+
+
+def _tau(turns) -> float:
+    num = sum(sp - se for _, _, sp, se, _ in turns)
+    den = sum(sl for *_, sl in turns)
+    return math.sqrt(max(0.0, num / den)) if den > 0 else 0.0
+
+
+def between(rows: list[dict], budget: str) -> dict:
+    turns = _spread_turns(rows, budget)
+    if not turns:
+        return dict(turns=0)
+    out = {}
+    for n in sorted({t[0] for t in turns}):
+        mine = [t for t in turns if t[0] == n]
+        ratios_before, ratios_after = [], []
+        for half in (0, 1):
+            tau = _tau([t for t in mine if t[1] % 2 != half])
+            for _, _, sp, se, sl in (t for t in mine if t[1] % 2 == half):
+                if se > 0:
+                    ratios_before.append(math.sqrt(sp / se))
+                    ratios_after.append(math.sqrt(sp / (se + sl * tau * tau)))
+        med = lambda xs: round(statistics.median(xs), 2) if xs else None  # noqa: E731
+        out[str(n)] = dict(turns=len(mine), tau_vp=round(_tau(mine), 3), ratio_before=med(ratios_before),
+                           ratio_with=med(ratios_after))
+    return out
+
+
 def replay(rows: list[dict], budget: str, rule: dict) -> dict:
     saved = {k: getattr(search, k) for k in RULE_KEYS}
     try:
@@ -141,7 +190,8 @@ def main() -> None:
         [float(x) for x in args.tie_visits.split(",")], [int(x) for x in args.tie_rounds.split(",")])]
     today = {k: getattr(search, k) for k in RULE_KEYS}
     out = dict(command="python3 scripts/stability_replay.py " + " ".join(sys.argv[1:]), budget=budget,
-               positions=len(rows), reproduced=reproduced(rows, budget), se_ratio=se_ratio(rows, budget), today=replay(rows, budget, today),
+               positions=len(rows), reproduced=reproduced(rows, budget), se_ratio=se_ratio(rows, budget),
+               between=between(rows, budget), today=replay(rows, budget, today),
                rules=sorted((replay(rows, budget, g) for g in grid), key=lambda d: (-d["stable"], d["regret"] or 0)))
     text = json.dumps(out, indent=1)
     if args.out:

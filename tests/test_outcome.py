@@ -274,3 +274,23 @@ def test_a_search_reads_the_model_for_the_first_round_only_there():
     shares = position_outcome(fresh).shares
     assert math.fsum(shares) == pytest.approx(1.0)
     assert max(abs(s - 0.25) for s in shares) <= m0.open_scale * 1.0 + 1e-9
+
+
+def test_the_standard_error_holds_the_seed_to_seed_spread_shrinking_with_independent_searches():
+    plain = Model("hand", 3, 3.0, k=(0.8, 0.0), log_sigma=(math.log(6.0), 0.0))
+    spread = Model("hand", 3, 3.0, k=(0.8, 0.0), log_sigma=(math.log(6.0), 0.0), between_sd=3.0)
+    st = _node(401, 10.0, 164.0, 0.5, 0.34, 6.0)          # the margin's sampling variance 64 / 400 = 0.16
+    out, se0 = outcome.predict_stats(st, 0, 0.0, plain)
+    assert se0 == pytest.approx(out.slope * math.sqrt(0.16))
+    assert outcome.predict_stats(st, 0, 0.0, spread)[1] == pytest.approx(out.slope * math.sqrt(0.16 + 9.0))
+    assert outcome.predict_stats(st, 0, 0.0, spread, searches=2)[1] == pytest.approx(out.slope * math.sqrt(0.16 + 4.5))
+    # a node whose every iteration ended the game has no cut-off to spread
+    done = outcome.NodeStats(50, [100.0, 90.0, 80.0], 10.0, 100.0, 50, [1.0, 0.0, 0.0], [100.0, 90.0, 80.0], 10.0)
+    assert outcome.predict_stats(done, 0, 0.0, spread)[1] == outcome.predict_stats(done, 0, 0.0, plain)[1]
+
+
+def test_a_negative_seed_to_seed_spread_is_refused(tmp_path):
+    base = dict(eval="hand", players=2, seconds=3.0, b=[0, 0], k=[1, 0], d=[0, 0], log_sigma=[2, 0])
+    assert outcome.find("hand", 2, 3.0, _write(tmp_path / "m.json", [dict(base, between_sd=2.5)])).between_sd == 2.5
+    with pytest.raises(OutcomeModelError, match="between_sd -1; valid: 0 or more"):
+        outcome.load(_write(tmp_path / "bad.json", [dict(base, between_sd=-1)]))

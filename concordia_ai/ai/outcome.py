@@ -84,6 +84,8 @@ class Model:
     w: tuple[float, float] = (0.0, 0.0)     # VP per unit of the log win value (L below); 0: VP alone
     open_scale: float = 1.0                 # the first round's weight on the model's own distribution
     first_round: bool = False               # reading a position of the first round (for_position)
+    between_sd: float = 0.0                 # VP: how far one search's mean margin of a node moves from seed to
+                                            # seed beyond its sampling error (measured, win_se)
 
     def for_position(self, first_round: bool) -> "Model":
         """The model as it reads a position: in the first round (every seat's first turn) its figures are
@@ -116,7 +118,7 @@ class Model:
     def to_dict(self) -> dict:
         return dict(eval=self.eval, players=self.players, seconds=self.seconds, b=list(self.b), k=list(self.k),
                     d=list(self.d), log_sigma=list(self.log_sigma), w=list(self.w),
-                    open_scale=self.open_scale)
+                    open_scale=self.open_scale, between_sd=self.between_sd)
 
 
 @dataclass
@@ -227,10 +229,12 @@ class NodeStats:
                          mean("win2", visits) if spread else None, mean("margin_win", visits) if spread else None)
 
 
-def predict_stats(stats: NodeStats, decider: int, h: float, model: Model) -> tuple[Outcome, float]:
+def predict_stats(stats: NodeStats, decider: int, h: float, model: Model,
+                  searches: int = 1) -> tuple[Outcome, float]:
     """The shown figures of a node and their one standard error. The iterations that reached the game's end
     count with their exact results; the others with the model on their mean estimated VP: the distribution
-    is the mixture of the two, weighted by how many iterations each holds."""
+    is the mixture of the two, weighted by how many iterations each holds. `searches`: how many independent
+    searches the statistics pool (each brings its own seed-to-seed spread, Model.between_sd)."""
     n = len(stats.seat_vp)
     if stats.visits <= 0:
         out = predict([0.0] * n, decider, h, model)    # nothing backed up: no seat ahead of another
@@ -247,7 +251,12 @@ def predict_stats(stats: NodeStats, decider: int, h: float, model: Model) -> tup
     out = Outcome(decider, [wt * tw[i] + wc * c.shares[i] for i in range(n)],
                   [wt * tv[i] + wc * c.vp[i] for i in range(n)], wt * stats.term_margin + wc * c.margin,
                   c.sigma, wc * c.slope, wc * c.slope_q)
-    return out, win_se(out, *spread_of_means(stats, decider))
+    var_m, var_q, cov = spread_of_means(stats, decider)
+    # one search's mean margin also moves from seed to seed beyond its sampling error: which lines the tree
+    # settles on differs (measured, results/stability-focus/); the iterations that ended the game carry none
+    if wc > 0:
+        var_m += model.between_sd ** 2 / max(1, searches)
+    return out, win_se(out, var_m, var_q, cov)
 
 
 def cut_means(stats: NodeStats) -> tuple[list[float], list[float] | None]:
@@ -284,8 +293,9 @@ def win_se(outcome: Outcome, var_margin: float, var_q: float = 0.0, cov: float =
     node's mean margin and of the deciding seat's mean win value, and their covariance, through the share's
     slopes in each (Outcome.slope, slope_q). The margin stands for the deciding seat's estimated lead; the
     win value enters through the model's term w (3 and 5 players), and without it (slope_q 0) only the
-    margin counts. Measured against the spread between independent searches in
-    results/stability-focus/README.md."""
+    margin counts. var_margin holds the seed-to-seed part too (predict_stats, Model.between_sd), so the error
+    reads as how far the figure would move in another search with another seed (measured in
+    results/stability-focus/README.md)."""
     if not math.isfinite(var_margin):
         return 0.5
     a, c = outcome.slope, outcome.slope_q
@@ -339,7 +349,7 @@ def load(path: Path | str | None = None) -> list[Model]:
             raise ValueError(f"format {info.get('format')!r}, not {FORMAT}")
         models = [Model(str(m["eval"]), int(m["players"]), float(m["seconds"]), _pair(m["b"]), _pair(m["k"]),
                         _pair(m["d"]), _pair(m["log_sigma"]), True, _pair(m.get("w", (0.0, 0.0))),
-                        float(m.get("open_scale", 1.0)))
+                        float(m.get("open_scale", 1.0)), False, float(m.get("between_sd", 0.0)))
                   for m in info["models"]]
     except FileNotFoundError:
         models = []
@@ -349,9 +359,11 @@ def load(path: Path | str | None = None) -> list[Model]:
         if m.eval not in ("net", "hand") or not 2 <= m.players <= 5 or not (m.seconds >= 0):
             raise OutcomeModelError(f"outcome models: {path} has a model for eval {m.eval!r}, {m.players} players, "
                                     f"{m.seconds} s; valid: eval net or hand, 2-5 players, seconds >= 0")
-        values = m.b + m.k + m.d + m.log_sigma + m.w + (m.open_scale,)
+        values = m.b + m.k + m.d + m.log_sigma + m.w + (m.open_scale, m.between_sd)
         if not all(math.isfinite(x) for x in values):
             raise OutcomeModelError(f"outcome models: {path} holds a coefficient that is not finite")
+        if m.between_sd < 0:
+            raise OutcomeModelError(f"outcome models: {path} has between_sd {m.between_sd:g}; valid: 0 or more")
         if not 0.0 <= m.open_scale <= 1.0:
             raise OutcomeModelError(f"outcome models: {path} has open_scale {m.open_scale:g}; valid: 0 to 1")
     _cache[key] = models

@@ -202,6 +202,7 @@ class TurnCandidate:
     win_raw: float = 0.0     # the search's own mean win value
     scale: float = 1.0       # the model's weight in the shown figures (outcome.Model.weight: below 1 in the
                              # first round); the final pick's tie floor is taken on the model's own scale
+    slope: float = 0.0       # d win / d (the deciding seat's mean estimated VP): the standard error's scale
 
 
 def win_se(win: float, visits: int) -> float:
@@ -389,7 +390,7 @@ def _merge(game, raws: list[dict], config: SearchConfig, model: outcome.Model, h
         avg = {k: sum(ch[k] * ch["visits"] for ch in chs) / v for k in ("mean", "win", "vp", "vp2")}
         pv = max(chs, key=lambda ch: ch["visits"])["pv"]
         out, se = outcome.predict_stats(outcome.NodeStats.pool([outcome.NodeStats.from_raw(ch) for ch in chs]),
-                                        game.decider, h, model)
+                                        game.decider, h, model, searches=len(chs))
         candidates.append(Candidate(action, game.text(action), n, avg["mean"], out.win, out.vp[out.decider],
                                     out.margin, pv_texts(game, pv), se, standard_error(avg["vp2"], avg["vp"], v),
                                     avg["win"], list(out.shares)))
@@ -557,10 +558,11 @@ def merge_turns(game, lists: list[list[TurnCandidate]], model: outcome.Model | N
     h = outcome.game_horizon(game) if h is None else h
     groups: dict = {}
     own_picks = []
-    for turns in lists:
+    for j, turns in enumerate(lists):
         keyed = [(_cached_key(game, t), t) for t in turns]
         keyed = [(k, t) for k, t in keyed if k is not None]
         for key, t in keyed:
+            t._search = j
             groups.setdefault(key, []).append(t)
         own = [_pooled(game, model, h, [t for k2, t in keyed if k2 == key]) for key in dict(keyed)]
         pick = final_pick(game, own)
@@ -584,12 +586,13 @@ def _pooled(game, model: outcome.Model, h: float, group: list[TurnCandidate]) ->
     n = sum(t.visits for t in group)
     w = [t.visits / n if n > 0 else 1.0 / len(group) for t in group]
     stats = outcome.NodeStats.pool([t.stats for t in group])
-    out, se = outcome.predict_stats(stats, game.decider, h, model)
+    searches = len({getattr(t, "_search", 0) for t in group})     # the independent searches it pools
+    out, se = outcome.predict_stats(stats, game.decider, h, model, searches)
     merged = TurnCandidate(list(lead.moves), lead.texts or turn_texts(game, lead.moves), n,
                            sum(t.mean * x for t, x in zip(group, w)), out.win, out.vp[out.decider], out.margin, se,
                            not full, lead.tree_moves, list(lead.after), 0, max(t.focus for t in group),
                            any(t.named for t in group), list(out.shares), any(t.candidate for t in group), False,
-                           stats, sum(t.win_raw * x for t, x in zip(group, w)), model.weight)
+                           stats, sum(t.win_raw * x for t, x in zip(group, w)), model.weight, out.slope)
     merged._end_key = _cached_key(game, lead)
     return merged
 
