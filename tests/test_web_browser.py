@@ -948,6 +948,8 @@ def test_a_tablet_shows_the_board_the_hand_and_the_hints_together_and_a_phone_st
             assert seen["found"] and seen["inside"], (css, seen)
         assert browser.find_element(By.ID, "decider-hand").get_attribute("data-player") == "Ann"
         assert "(below)" not in text_of(browser, "#decide")
+        assert text_of(browser, "#decide").startswith("Ann plays a card from hand")
+        assert "null" not in text_of(browser, "#decide")            # a part the moment lacks is left out
         # the board is not squeezed: it takes most of the window's width
         rect = in_view(browser, "#board svg")["rect"]
         assert rect[2] - rect[0] >= 0.6 * 1280
@@ -997,6 +999,11 @@ def test_a_tall_wide_window_leaves_no_empty_band_under_the_players(browser, boar
             " board: r('#board svg').width, column: r('#board').width, side: r('aside.side').bottom};")
         assert box["market"] - box["players"] <= 40, box           # the market right under the players
         assert box["board"] >= 0.95 * box["column"], box            # the board as wide as its column
+        # the three players fill the column's width (no empty fourth column beside them)
+        right = browser.execute_script(
+            "return [document.querySelector('section.players').getBoundingClientRect().right,"
+            " Math.max(...[...document.querySelectorAll('section.players .player')].map(p => p.getBoundingClientRect().right))]")
+        assert right[1] >= right[0] - 1, right
         assert in_view(browser, "section.market .cards")["inside"]
         # a window no taller than the board and the players needs: it fills the window as before
         window_size(browser, 1500, 800)

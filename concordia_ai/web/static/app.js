@@ -302,8 +302,7 @@ function decisionPanel(s) {
     box.append(revealPicker(s));
   } else {
     box.append(h("p", {class: "help"}, tapHelp(s)));
-    box.append(deciderHand(s));
-    box.append(choiceStrip(s));
+    box.append(...[deciderHand(s), choiceStrip(s)].filter(Boolean));
   }
   const cands = candidates();
   if (S.selected.length) {
