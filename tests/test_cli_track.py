@@ -140,7 +140,7 @@ def test_real_table_flow(tmp_path):
     # the real table's layout is kept
     assert pos["cities"] == Game.new("imperium", 3, seed=5).to_json()["cities"]
     r = run("undo", f)
-    assert "undone: reveal Weaver/II" in r.stdout and "chance decides now" in r.stdout
+    assert "undone: reveal Weaver/II" in r.stdout and "now a card is turned up into the display" in r.stdout
 
 
 def test_real_table_every_refilled_card_is_entered(tmp_path):
@@ -152,7 +152,7 @@ def test_real_table_every_refilled_card_is_entered(tmp_path):
     # two cards bought, in the other order than the display's (recorded in slot order); the forced reveal
     # may still be typed
     r = run("play", f, "play Senator", "buy Prefect/I paying brick", "buy Architect/I", "reveal Smith/I")
-    assert "chance decides now" in r.stdout
+    assert "now a card is turned up into the display" in r.stdout
     assert json.loads(f.read_text())["moves"] == ["play Senator", "buy Architect/I", "buy Prefect/I paying brick",
                                                   "reveal Smith/I"]
     r = run("moves", f)

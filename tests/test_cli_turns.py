@@ -353,3 +353,14 @@ def test_a_keep_choice_is_a_turn_of_its_own():
     assert sorted(t.texts for t in r.turns) == [["keep brick"], ["keep tool"]]
     for t in r.turns:
         assert_whole_turn(game, t.moves)
+
+
+def test_a_note_that_calls_one_figure_higher_never_shows_two_equal_numbers():
+    from concordia_ai.ai.turns import distinct_pcts
+    assert distinct_pcts(0.4641, 0.4638) == ("46.41", "46.38")
+    assert distinct_pcts(0.46412, 0.46408) == ("46.412", "46.408")
+    assert distinct_pcts(0.52, 0.41) == ("52.0", "41.0")
+    top = TurnCandidate([1], ["a"], 900, 0.0, 0.4638, 100.0, 0.0, 0.0001, focus=3, candidate=True, chosen=True)
+    second = TurnCandidate([2], ["b"], 800, 0.0, 0.4641, 100.0, 0.0, 0.0001, focus=3, candidate=True)
+    note = next(w for w in hint_warnings([top, second]) if w.startswith("#1 is the final choice's turn"))
+    assert "(46.41 against 46.38)" in note

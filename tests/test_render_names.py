@@ -44,4 +44,4 @@ def test_the_reveal_prompt_is_one_sentence():
     text = render.PHASE_TEXT["chance"]
     assert "is revealed" not in text and ":" not in text
     assert f"Reveal {text}" == "Reveal the card turned up into the display"     # the page's heading
-    assert render.status_line(g).endswith("chance decides now: chance (the card turned up into the display)")
+    assert render.status_line(g).endswith("now a card is turned up into the display (chance)")

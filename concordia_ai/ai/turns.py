@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from ..engine import step_order
 from ..engine.errors import GameError, NotationError
 from ..engine.game import CHANCE, Game
-from .search import SearchResult, TurnCandidate, _cached_key, settled, turn_end_key
+from .search import TIE_WIN, SearchResult, TurnCandidate, _cached_key, settled, turn_end_key
 
 MAX_OWN_TURNS = 3    # a principal variation shows at most this many turns of the player to move
 
@@ -199,6 +199,16 @@ def judge_turn(game: Game, moves: list[int], result: SearchResult) -> Judgement:
 MIN_VISITS = 200     # fewer visits on the top turn: say that the answer is thin
 
 
+def distinct_pcts(x: float, y: float) -> tuple[str, str]:
+    """Two win shares as percentages with as many decimals as it takes (1 to 3) for them to read apart, so a
+    sentence that says one is higher never shows two equal numbers."""
+    for places in (1, 2, 3):
+        a, b = f"{100 * x:.{places}f}", f"{100 * y:.{places}f}"
+        if a != b:
+            break
+    return a, b
+
+
 def hint_warnings(turns: list[TurnCandidate], searches: int = 1, min_visits: int = MIN_VISITS) -> list[str]:
     """Sentences that say when the search's answer is thin or unstable (empty when it is firm)."""
     if not turns:
@@ -218,15 +228,15 @@ def hint_warnings(turns: list[TurnCandidate], searches: int = 1, min_visits: int
         gap = top.win - second.win
         noise = math.hypot(top.win_se, second.win_se)
         if top.chosen and gap < 0:
-            if -gap <= max(0.005, 2 * noise):
+            if -gap <= max(TIE_WIN * top.scale, 2 * noise):
                 why = (f"the two are within noise of each other (2 standard errors of the difference: "
                        f"{pct(2 * noise)} points), and between such turns the final choice keeps the one whose end "
                        f"position the hand formula rates higher")
             else:
                 why = (f"#2 dropped out of the final choice in an earlier round, and its figure rests on fewer "
                        f"visits ({second.visits} against {top.visits})")
-            out.append(f"#1 is the final choice's turn although #2 shows a higher win % ({pct(second.win)} against "
-                       f"{pct(top.win)}): {why}.")
+            a, b = distinct_pcts(second.win, top.win)
+            out.append(f"#1 is the final choice's turn although #2 shows a higher win % ({a} against {b}): {why}.")
         elif abs(gap) <= 2 * noise:
             out.append(f"Close: the top two turns differ by {pct(abs(gap))} win % points, within two standard errors "
                        f"of the difference ({pct(2 * noise)}); by this search either is about as good.")

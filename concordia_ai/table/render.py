@@ -100,9 +100,10 @@ def status_line(game: Game) -> str:
     if game.is_over:
         return f"{_turn_no(game, t['number'])}: game over"
     decider = game.decider
-    who = "chance" if decider == CHANCE else game.names[decider]
+    if decider == CHANCE:     # nobody decides: a card is turned up from the stack
+        return f"{_turn_no(game, t['number'])}: {t['player']}'s turn; now a card is turned up into the display (chance)"
     card = f", card {t['card']}" if t["card"] and t["phase"] not in ("play", "chance", "keep") else ""
-    return (f"{_turn_no(game, t['number'])}: {t['player']}'s turn; {who} decides now: "
+    return (f"{_turn_no(game, t['number'])}: {t['player']}'s turn; {game.names[decider]} decides now: "
             f"{t['phase']} ({PHASE_TEXT.get(t['phase'], t['phase'])}{card})")
 
 
