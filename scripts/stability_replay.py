@@ -20,9 +20,12 @@ search.final_pick on every recorded search and prints JSON:
   read as the noise between searches (1 would be exact).
 - `between` (once, for a log whose turns record their slope, stability.py since 2026-12-04): per player
   count, the seed-to-seed spread of a node's mean margin beyond its sampling error, in VP (what
-  outcome.Model.between_sd adds to the standard error): tau^2 = sum(spread^2 - mean se^2) / sum(mean slope^2)
-  over the turns of `se_ratio`, each turn's spread the seeds' sample variance. Cross-checked: fitted on the
-  positions of one parity, the se_ratio of the other with the error it gives (`ratio_with`).
+  outcome.Model.between_sd adds to the standard error): the tau for which the median, over the turns of
+  `se_ratio`, of the seeds' spread over sqrt(se^2 + slope^2 tau^2) is 1 (0 when it is 1 or less without
+  it). The median, because the spread is heavy-tailed: a least-squares tau follows the few turns whose
+  lines differ from seed to seed and makes the error too wide for most. Cross-checked: fitted on the
+  positions of one parity, the median ratio of the other (`ratio_before`, `ratio_with`); and the share of
+  turns whose spread is within one and two of the errors, before and after (`within_1`, `within_2`).
 
 The halving itself (the core's) is as recorded: only the last pick among its turns is replayed.
 """
@@ -119,10 +122,24 @@ def _spread_turns(rows: list[dict], budget: str, min_visits: int = 1000):
     return out
 
 
+def _median_ratio(turns, tau: float) -> float:
+    return statistics.median(math.sqrt(sp / (se + sl * tau * tau)) for _, _, sp, se, sl in turns)
+
+
+def _within(turns, tau: float, z: float) -> float:
+    return sum(math.sqrt(sp) <= z * math.sqrt(se + sl * tau * tau) for _, _, sp, se, sl in turns) / len(turns)
+
+
 def _tau(turns) -> float:
-    num = sum(sp - se for _, _, sp, se, _ in turns)
-    den = sum(sl for *_, sl in turns)
-    return math.sqrt(max(0.0, num / den)) if den > 0 else 0.0
+    """The tau (VP) that brings the median ratio to 1, by bisection (0 when it is 1 or less already)."""
+    turns = [t for t in turns if t[3] > 0]
+    if not turns or _median_ratio(turns, 0.0) <= 1.0:
+        return 0.0
+    lo, hi = 0.0, 20.0
+    for _ in range(50):
+        mid = (lo + hi) / 2
+        lo, hi = (mid, hi) if _median_ratio(turns, mid) > 1.0 else (lo, mid)
+    return (lo + hi) / 2
 
 
 def between(rows: list[dict], budget: str) -> dict:
@@ -131,17 +148,22 @@ def between(rows: list[dict], budget: str) -> dict:
         return dict(turns=0)
     out = {}
     for n in sorted({t[0] for t in turns}):
-        mine = [t for t in turns if t[0] == n]
-        ratios_before, ratios_after = [], []
+        mine = [t for t in turns if t[0] == n and t[3] > 0]
+        ratios_before, ratios_after, within = [], [], {1: [0, 0], 2: [0, 0]}
         for half in (0, 1):
             tau = _tau([t for t in mine if t[1] % 2 != half])
-            for _, _, sp, se, sl in (t for t in mine if t[1] % 2 == half):
-                if se > 0:
-                    ratios_before.append(math.sqrt(sp / se))
-                    ratios_after.append(math.sqrt(sp / (se + sl * tau * tau)))
+            test = [t for t in mine if t[1] % 2 == half]
+            for _, _, sp, se, sl in test:
+                ratios_before.append(math.sqrt(sp / se))
+                ratios_after.append(math.sqrt(sp / (se + sl * tau * tau)))
+            for z in (1, 2):
+                within[z][0] += _within(test, 0.0, z) * len(test) if test else 0
+                within[z][1] += _within(test, tau, z) * len(test) if test else 0
         med = lambda xs: round(statistics.median(xs), 2) if xs else None  # noqa: E731
+        share = lambda k: round(k / len(mine), 2) if mine else None  # noqa: E731
         out[str(n)] = dict(turns=len(mine), tau_vp=round(_tau(mine), 3), ratio_before=med(ratios_before),
-                           ratio_with=med(ratios_after))
+                           ratio_with=med(ratios_after), within_1=[share(within[1][0]), share(within[1][1])],
+                           within_2=[share(within[2][0]), share(within[2][1])])
     return out
 
 
