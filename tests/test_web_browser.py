@@ -215,6 +215,32 @@ def test_a_move_typed_in_a_terminal_shows_on_the_page(browser, board):
     assert log_lines(browser)[0] == "Ann: play Prefect; produce Campania (from elsewhere)"
 
 
+def test_a_colonist_with_no_food_or_tool_is_told_to_take_the_cash(browser, board):
+    """With no food and no tool a Colonist can only take the cash, but the prompt still said "Tap Roma or a
+    city with a house to place a colonist there" (found in a whole game at 1280x800): the prompt comes from
+    the legal moves, and says why only the cash is left."""
+    run("play", board.game, "play Senator", "buy Colonist/I paying tool", "done", "play Prefect", "produce Campania",
+        "play Architect", "done", "play Mercator", "sell 1 food", "done", "play Prefect", "produce Venetia",
+        "play Tribune", "done", "play Colonist")
+    open_board(browser, board)
+    settled(browser, "Ann decides now: colonist")
+    assert [m["text"] for m in api_get(board, "/api/state")["moves"]] == ["done", "cash"]
+    assert text_of(browser, "#decide .help") == ("No colonist can be placed (Ann has no food and no tool, and a "
+                                                 "colonist costs 1 food and 1 tool): take the cash below, or done "
+                                                 "to take nothing.")
+    click_move(browser, "cash")
+    settled(browser, "Bob's turn")
+    for _ in range(7):                  # back to the start: a game where Ann keeps a food and a tool
+        run("undo", board.game, "--turn")
+    run("play", board.game, "play Senator", "buy Colonist/I paying brick", "done", "play Prefect", "produce Campania",
+        "play Architect", "done", "play Prefect", "produce Venetia", "play Tribune", "done", "play Tribune", "done",
+        "play Colonist")
+    settled(browser, "Ann decides now: colonist")
+    idle(browser)
+    assert text_of(browser, "#decide .help") == ("Tap Roma or a city with a house to place a colonist there, or "
+                                                 "take the cash.")
+
+
 def log_lines(driver) -> list[str]:
     return driver.execute_script("return [...document.querySelectorAll('#log .line')].map(l => l.textContent)")
 

@@ -387,19 +387,39 @@ function handCards(s, p) {
       label, n > 1 ? h("b", {}, ` ×${n}`) : null));
 }
 
+// The prompt, from the legal moves of the moment: a tap it names is one that makes a move now
 function tapHelp(s) {
   const p = s.phase;
+  const can = verb => s.moves.some(m => m.text === verb || m.text.startsWith(verb + " "));
+  const cash = can("cash") ? ", or take the cash" : "";
   if (p === "play") return "Tap a card in the hand of " + s.decider + ", or pick it from the list.";
   if (p === "architect-move") return "Tap a colonist's place, then the route it moves to; tap a city to build.";
   if (p === "architect-build") return "Tap the cities to build in, then done.";
-  if (p === "prefect") return "Tap a province to produce there, or take the cash.";
+  if (p === "prefect") return can("produce") ? `Tap a province to produce there${cash}.` : onlyButtons(s, "No province can produce now");
   if (p === "mercator") return "Tap a good to sell or buy it, then choose how many.";
   if (p === "senator" || p === "consul") return "Tap the display cards to buy: here, or in the market display below.";
-  if (p === "colonist") return "Tap Roma or a city with a house to place a colonist there, or take the cash.";
+  if (p === "colonist") {
+    if (can("place")) return `Tap Roma or a city with a house to place a colonist there${cash}.`;
+    const me = s.players.find(x => x.decides), lacks = [];
+    if (me && me.colonistsHome.land + me.colonistsHome.sea === 0) lacks.push("no colonist is left in the storehouse");
+    else if (me) {
+      const missing = ["food", "tool"].filter(g => !me.goods[g]);
+      if (missing.length) lacks.push(`${me.name} has no ${missing.join(" and no ")}, and a colonist costs 1 food and 1 tool`);
+    }
+    return onlyButtons(s, "No colonist can be placed" + (lacks.length ? ` (${lacks.join("; ")})` : ""));
+  }
   if (p === "diplomat") return "Tap the top discard card of another player to copy it.";
   if (p === "keep") return "Tap the good to keep (the storehouse is full).";
   if (p === "tribune") return "Take a new colonist, or done.";
   return "Choose a move.";
+}
+
+// Nothing to tap: the prompt says why, then what the list below offers ("take the cash below, or done ...")
+function onlyButtons(s, why) {
+  const texts = s.moves.map(m => m.text), rest = texts.filter(t => t !== "cash" && t !== "done");
+  const what = [texts.includes("cash") ? "take the cash below" : null, rest.length ? `choose ${rest.join(", ")} below` : null,
+                texts.includes("done") ? (texts.length > 1 ? "or done to take nothing" : "done below") : null].filter(Boolean);
+  return `${why}: ${what.join(", ") || "nothing is left to do"}.`;
 }
 
 function revealPicker(s) {
