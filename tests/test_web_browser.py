@@ -765,6 +765,10 @@ def test_the_end_shows_the_score_sheet_and_a_tribune_is_announced(browser, tmp_p
         # the move that ended the game brought the sheet into view, as a table (no tooltip needed)
         assert browser.execute_script("const r = document.getElementById('score-sheet').getBoundingClientRect();"
                                       "return r.height > 0 && r.top >= 0 && r.bottom <= window.innerHeight;")
+        # nothing is left to hint: the hint panel gives way to what comes next, the review and the sheet
+        assert not browser.find_elements(By.ID, "hint") and not browser.find_elements(By.ID, "hint-go")
+        assert "The game is over" in text_of(browser, "#after-game")
+        assert browser.find_element(By.ID, "review-game").is_enabled()
         browser.save_screenshot(str(DOCS / "web-end.png"))
     finally:
         browser.set_window_size(1500, 1250)

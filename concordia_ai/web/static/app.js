@@ -646,6 +646,7 @@ function houseIcon() {
 
 // ------------------------------------------------------------------ hints
 function hintPanel() {
+  if (S.state && S.state.over && !S.state.view) return afterGamePanel();
   const box = h("section", {class: "panel hint-panel", id: "hint"},
     h("div", {class: "hint-head"}, h("h3", {}, "Hint"),
       budgetSelect("hint-budget", "search budget",
@@ -680,6 +681,20 @@ function hintPanel() {
     box.append(h("p", {class: "help"}, `${r.iterations.toLocaleString()} iterations · hover a turn to see it on the board`));
   }
   return box;
+}
+
+// Once the game is over there is nothing to hint: in the hint's place, what comes next (the review, the score
+// sheet), as the decision panel above shows the final ranking
+function afterGamePanel() {
+  return h("section", {class: "panel hint-panel after-game", id: "after-game"},
+    h("h3", {}, "After the game"),
+    h("p", {class: "help"}, "The game is over: there is no turn left to hint. Review grades every turn of it, as " +
+      "concordia review does, with each player's win % before each turn on a chart; a point opens that position."),
+    h("div", {class: "after-tools"},
+      h("button", {id: "review-game", disabled: !!JOBS.review, title: "the budget per turn is chosen beside Review at the top",
+                   onclick: () => background(startReview)}, "Review the game"),
+      h("button", {class: "small", onclick: () =>
+        document.getElementById("score-sheet").scrollIntoView({behavior: "smooth"})}, "the score sheet ↓")));
 }
 
 // the budgets chosen survive the page's redraws; any "it:N" or "s:N" value is understood
