@@ -716,7 +716,7 @@ def test_the_steps_of_a_turn_are_taken_in_any_order_as_the_cli_takes_them(browse
                                                "play Mercator/3", "buy 1 wine", "sell 1 cloth"], "cli-2.json")
 
 
-def test_the_end_shows_the_score_sheet_and_a_tribune_is_announced(browser, tmp_path):
+def test_the_end_shows_the_score_sheet_and_a_tribune_is_announced(browser, tmp_path, monkeypatch):
     """The end showed only the ranking and the totals, the score sheet a hover tooltip that a touch screen
     cannot show; a Tribune's cards back and coins were never announced (issue 26). A 2-player game played
     by greedy bots, its Tribune and its last turn tapped on the page at a tablet's size."""
@@ -769,7 +769,24 @@ def test_the_end_shows_the_score_sheet_and_a_tribune_is_announced(browser, tmp_p
         assert not browser.find_elements(By.ID, "hint") and not browser.find_elements(By.ID, "hint-go")
         assert "The game is over" in text_of(browser, "#after-game")
         assert browser.find_element(By.ID, "review-game").is_enabled()
+        # nobody is tied: no word of ties under the sheet
+        totals = [p["total"] for p in score["players"]]
+        assert len(set(totals)) == len(totals) and not browser.find_elements(By.ID, "sheet-ties")
+        assert "ties" not in text_of(browser, "#score-sheet")
         browser.save_screenshot(str(DOCS / "web-end.png"))
+        # two players tied (the scores made equal in the server): the sheet says so, as concordia score ranks them
+        from concordia_ai.engine.game import Game
+        real = Game.scores
+
+        def tied(self):
+            out = [dict(x) for x in real(self)]
+            out[1]["total"] = out[0]["total"]
+            return out
+        monkeypatch.setattr(Game, "scores", tied)
+        browser.refresh()
+        wait_for(browser, lambda d: d.find_elements(By.ID, "sheet-ties"))
+        assert text_of(browser, "#sheet-ties") == ("ties: Praefectus Magnus order (as concordia score ranks them): "
+                                                   f"{', '.join(score['ranking'])} on {score['players'][0]['total']} VP")
     finally:
         browser.set_window_size(1500, 1250)
         served.stop()

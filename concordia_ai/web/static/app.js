@@ -333,14 +333,25 @@ function decisionPanel(s) {
 function scoreSheet(s) {
   if (!s.over || !s.ranking) return null;
   const bySeat = Object.fromEntries(s.players.map(p => [p.name, p]));
-  const cols = Object.keys(s.players[0].score);
+  const cols = Object.keys(s.players[0].score), ties = tiedGroups(s);
   return h("section", {class: "panel score-sheet", id: "score-sheet"},
     h("h3", {}, "Final score sheet"),
     h("table", {class: "turns sheet"},
       h("tr", {}, h("th", {}, "#"), h("th", {}, "player"), cols.map(c => h("th", {class: c === "total" ? "total" : null}, c))),
       s.ranking.map((name, i) => h("tr", {"data-player": name}, h("td", {}, i + 1), h("td", {}, h("b", {}, name)),
         cols.map(c => h("td", {class: c === "total" ? "total" : null}, bySeat[name].score[c]))))),
-    h("p", {class: "help"}, "ties: the Praefectus Magnus order, as concordia score ranks them"));
+    ties.length ? h("p", {class: "help", id: "sheet-ties"}, `ties: Praefectus Magnus order (as concordia score ranks them): ` +
+      ties.map(names => `${names.join(", ")} on ${bySeat[names[0]].vp} VP`).join("; ")) : null);
+}
+
+// The players of equal total, in the final ranking's order: [["Ann", "Bob"]] when they tie (none: [])
+function tiedGroups(s) {
+  const groups = [];
+  for (const name of s.ranking) {
+    const last = groups[groups.length - 1], vp = s.players.find(p => p.name === name).vp;
+    if (last && last.vp === vp) last.names.push(name); else groups.push({vp, names: [name]});
+  }
+  return groups.filter(g => g.names.length > 1).map(g => g.names);
 }
 
 // The deciding player's hand in the decision panel, beside the board (the players' panels are below it):
