@@ -78,21 +78,27 @@ def test_a_short_game_entered_by_moves(tmp_path):
     c = client(tmp_path)
     new(c)
     r = c.post("/api/play", json={"moves": ["play Architect"], "expect": 0})
-    assert r.json()["lines"] == ["played: play Architect (Ann, turn 1, round 1)"]
+    # the log groups a turn's steps on one line, as after a reload: no line per step, but the turns the
+    # move touched, from one source with GET /api/history (the same answer from the same move on)
+    assert "lines" not in r.json()
+    assert r.json()["log"] == c.get("/api/history?from=0").json()
+    assert [(t["turn"], t["player"], [x["text"] for x in t["steps"]]) for t in r.json()["log"]["turns"]] == [
+        (1, "Ann", ["play Architect"])]
     assert r.json()["phase"] == "architect-move" and r.json()["stepsLeft"] == 2
     moves = {m["text"]: m["targets"] for m in r.json()["moves"]}
     assert moves["move land Roma > Casinum-Roma"] == ["city:Roma", "route:land:Casinum-Roma"]
     r = c.post("/api/play", json={"moves": ["move land Roma > Casinum-Roma", "build Casinum", "done"], "expect": 1})
-    assert r.json()["lines"] == ["played: move land Roma > Casinum-Roma (Ann, turn 1, round 1)",
-                                 "played: build Casinum (Ann, turn 1, round 1)",
-                                 "played: done (Ann, turn 1, round 1)"]
+    assert "lines" not in r.json()
+    assert r.json()["log"] == c.get("/api/history?from=1").json()
+    assert [(t["turn"], [(x["move"], x["text"]) for x in t["steps"]]) for t in r.json()["log"]["turns"]] == [
+        (1, [(2, "move land Roma > Casinum-Roma"), (3, "build Casinum"), (4, "done")])]
     s = r.json()
     assert s["player"] == "Bob" and s["moveCount"] == 4
     assert s["players"][0]["houses"] == 1 and s["players"][0]["coins"] == 5 - 3
     assert 'data-el="city:Casinum"' in s["svg"] and "Ann&#x27;s house" in s["svg"]
     r = c.post("/api/play", json={"moves": ["play Prefect", "produce Campania"], "expect": 4})
-    assert r.json()["lines"] == ["played: play Prefect (Bob, turn 2, round 1)",
-                                 "played: produce Campania (Bob, turn 2, round 1)"]
+    assert [(t["turn"], t["player"], [x["text"] for x in t["steps"]]) for t in r.json()["log"]["turns"]] == [
+        (2, "Bob", ["play Prefect", "produce Campania"])]
     # the page showed an older game: nothing is recorded
     r = c.post("/api/play", json={"moves": ["play Tribune"], "expect": 4})
     assert r.status_code == 409
@@ -327,6 +333,7 @@ def test_undo_and_redo_as_the_cli(tmp_path):
     c.post("/api/play", json={"moves": ["play Architect", "move land Roma > Casinum-Roma", "build Casinum", "done"]})
     s = c.post("/api/undo", json={"expect": 4}).json()
     assert (s["lines"], s["moveCount"], s["redo"]) == (["undone: done"], 3, 1)
+    assert (s["log"]["from"], s["log"]["turns"]) == (3, [])      # the log's turn line loses its steps after the 3rd
     s = c.post("/api/undo", json={"turn": True, "expect": 3}).json()
     assert s["lines"] == ["undone: turn 1, Ann: play Architect; move land Roma > Casinum-Roma; build Casinum"]
     assert (s["moveCount"], s["redo"]) == (0, 2)
@@ -334,6 +341,7 @@ def test_undo_and_redo_as_the_cli(tmp_path):
     assert s["lines"] == ["redone: play Architect (Ann, turn 1, round 1)",
                           "redone: move land Roma > Casinum-Roma (Ann, turn 1, round 1)",
                           "redone: build Casinum (Ann, turn 1, round 1)"]
+    assert s["log"] == c.get("/api/history?from=0").json() and len(s["log"]["turns"][0]["steps"]) == 3
     s = c.post("/api/redo", json={}).json()
     assert (s["lines"], s["moveCount"], s["redo"], s["player"]) == (["redone: done (Ann, turn 1, round 1)"], 4, 0, "Bob")
     r = c.post("/api/redo", json={})
@@ -378,7 +386,8 @@ def test_a_real_table_entered_on_the_page_reveals_from_the_unseen_cards(tmp_path
                                                                     ("reveal Prefect/II", ["unseen:Prefect/II"])]
     assert len(s["moves"]) == 7
     s = c.post("/api/play", json={"moves": ["reveal Weaver/II"], "expect": s["moveCount"]}).json()
-    assert s["lines"] == ["played: reveal Weaver/II (turned up in Bob's turn 2, round 1)"]
+    assert "lines" not in s         # the card picked is a step of Bob's turn, on its line in the log
+    assert [x["text"] for x in s["log"]["turns"][-1]["steps"]] == ["reveal Weaver/II"]
     assert (s["decider"], s["display"][6]["card"], s["unseen"]) == ("Cy", "Weaver/II", {"II": 6, "III": 6})
 
 

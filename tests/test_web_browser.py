@@ -205,6 +205,7 @@ def test_undo_and_redo_from_the_page(browser, board):
     browser.find_element(By.ID, "undo-turn").click()
     settled(browser, "turn 1 (round 1): Ann's turn; Ann decides now: play")
     assert "undone: turn 1, Ann: play Prefect; produce Campania" in text_of(browser, "#log")
+    assert not browser.find_elements(By.CSS_SELECTOR, "#log .line.turn")     # the turn's line went with its steps
 
 
 def test_a_move_typed_in_a_terminal_shows_on_the_page(browser, board):
@@ -212,7 +213,7 @@ def test_a_move_typed_in_a_terminal_shows_on_the_page(browser, board):
     run("play", board.game, "play Prefect", "produce Campania")
     settled(browser, "turn 2 (round 1): Bob's turn")
     wait_for(browser, lambda d: "(from elsewhere)" in text_of(d, "#log"))
-    assert log_lines(browser)[0] == "Ann: play Prefect; produce Campania (from elsewhere)"
+    assert log_lines(browser)[0] == "turn 1, Ann: play Prefect; produce Campania (from elsewhere)"
 
 
 def test_a_colonist_with_no_food_or_tool_is_told_to_take_the_cash(browser, board):
@@ -257,17 +258,21 @@ def test_the_log_is_the_game_files_history_after_a_reload(browser, board):
     tap(browser, "city:Roma", svg=True)
     tap(browser, "route:land:Casinum-Roma", svg=True)
     settled(browser, "architect-move")
+    # the turn's steps on one line that grows, as the reloaded log groups them (they were a line each)
+    assert log_lines(browser) == ["turn 2, Bob: play Architect; move land Roma > Casinum-Roma",
+                                  "turn 1, Ann: play Prefect; produce Campania"]
     click_move(browser, "done")
     settled(browser, "Cy's turn")
     run("play", board.game, "play Senator", "buy Prefect/I")           # Cy, in a terminal
     wait_for(browser, lambda d: "(from elsewhere)" in text_of(d, "#log"))
-    assert log_lines(browser)[0] == "Cy: play Senator; buy Prefect/I (from elsewhere)"
+    live = log_lines(browser)
+    assert live == ["turn 3, Cy: play Senator; buy Prefect/I (from elsewhere)",
+                    "turn 2, Bob: play Architect; move land Roma > Casinum-Roma; done",
+                    "turn 1, Ann: play Prefect; produce Campania"]
     browser.refresh()
     settled(browser, "Cy decides now: senator")
     wait_for(browser, lambda d: len(log_lines(d)) == 3)
-    assert log_lines(browser) == ["turn 3, Cy: play Senator; buy Prefect/I",
-                                  "turn 2, Bob: play Architect; move land Roma > Casinum-Roma; done",
-                                  "turn 1, Ann: play Prefect; produce Campania"]
+    assert log_lines(browser) == [line.removesuffix(" (from elsewhere)") for line in live]
 
 
 def test_a_hint_played_from_the_page(browser, board):

@@ -99,7 +99,9 @@ class Board:
         return dict(self.state(), left=left)
 
     # ---------------------------------------------------------------- the page's state
-    def state(self, gf: GameFile | None = None, lines: list[str] | None = None) -> dict:
+    def state(self, gf: GameFile | None = None, lines: list[str] | None = None, log_from: int | None = None) -> dict:
+        """The page's state; `lines`: what the log says of a change; `log_from`: the first move a change
+        touched (a play, undo or redo), whose turns come along as "log", as GET /api/history?from= gives them."""
         if self.path is None:
             return {"file": None, **self.files()}
         gf = gf or self.load()
@@ -107,6 +109,8 @@ class Board:
                          version=self.stamp(self.path), late=any_order.late_steps(gf))
         if lines:
             out["lines"] = lines
+        if log_from is not None:
+            out["log"] = self._history(gf, log_from)
         return out
 
     def view(self, query: dict) -> dict:
@@ -122,7 +126,10 @@ class Board:
         `from`-th move on (0: all): the page's log after a reload, and the moves made elsewhere (another
         tab, a terminal) since the page last looked. A turn begun before `from` lists its later steps only."""
         gf = self.load()
-        start = bounded_int(query.get("from", 0), "from", 0, len(gf.moves), query=True)
+        return self._history(gf, bounded_int(query.get("from", 0), "from", 0, len(gf.moves), query=True))
+
+    def _history(self, gf: GameFile, start: int) -> dict:
+        """The page's log has one source: these turns (table.history), here and in a change's "log"."""
         turns = []
         for t in history.turns(Game.from_json(gf.initial), gf.moves):
             if t.steps[-1].index < start:
@@ -245,11 +252,12 @@ class Board:
             applied = gf.apply([m.strip() for m in moves])
             gf.save()
         lines = []
+        changed = len(gf.moves) - len(applied)      # the first move recorded (again)
         if gf.replaced:     # as `concordia play` says it: the turn recorded again in the engine's order
-            before = gf.replay(gf.moves[:len(gf.moves) - len(applied)])
+            before = gf.replay(gf.moves[:changed])
             lines.append(f"this turn's {gf.replaced} earlier step{'s' if gf.replaced > 1 else ''} and the new ones, "
                          f"recorded in the canonical order:")
-        return self.state(lines=lines + played.lines(before, applied, results=True))
+        return self.state(lines=lines + events(before, applied), log_from=changed)
 
     def undo(self, body: dict) -> dict:
         """The last move, or with "turn": true the whole turn (as `concordia undo --turn`)."""
@@ -266,7 +274,7 @@ class Board:
             else:
                 lines = [f"undone: {t}" for t in reversed(gf.undo(1))]
             gf.save()
-        return self.state(lines=lines)
+        return self.state(lines=lines, log_from=len(gf.moves))
 
     def redo(self, body: dict) -> dict:
         path = self._path()
@@ -276,7 +284,8 @@ class Board:
             before = gf.game.clone()
             steps = gf.redo_last()
             gf.save()
-        return self.state(lines=played.lines(before, steps, verb="redone", results=True))
+        return self.state(lines=played.lines(before, steps, verb="redone", results=True),
+                          log_from=len(gf.moves) - len(steps))
 
     def _path(self) -> str:
         if self.path is None:
@@ -330,6 +339,17 @@ class Board:
         return page_state(game, file=self.guard.relative(path), moves=at,
                           view={"kind": "replay", "game": i, "at": at, "of": total,
                                 "seats": [s["spec"] for s in record["seats"]]})
+
+
+def events(before: Game, steps) -> list[str]:
+    """What the page's log says of steps played from `before`, in the words of `concordia play`, besides the
+    steps themselves (the log's line of their turn shows those, grouped as `concordia log` groups them and as
+    the log reads after a reload): why a card was turned up by itself, a Tribune's cards back and coins, the
+    announcements."""
+    return [line for line in played.lines(before, steps, verb=STEP, results=True) if not line.startswith(f"{STEP}: ")]
+
+
+STEP = "played"     # the verb of played.lines' line for each step, which the log shows in its turn's line
 
 
 def bounded_int(value, field: str, low: int, high: int, query: bool = False) -> int:

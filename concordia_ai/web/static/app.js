@@ -77,53 +77,67 @@ function say(lines, kind) {
   drawLog();
 }
 
-// The log comes from the game file's history (GET /api/history, as `concordia log`): its turns when a game
-// is opened or the page reloaded, and the moves made elsewhere (another tab, a terminal) when the file
-// changes, named by who made them. `elsewhere`: s was read after a change this tab did not make.
+// The log's turns are the game file's history, one line per turn as `concordia log` groups them ("turn 2,
+// Bob: play Architect; move land Roma > Casinum-Roma; done"), from one source, table/history.py: GET
+// /api/history when a game is opened, the page reloaded or the file changed elsewhere (another tab, a
+// terminal: the line says "from elsewhere"), and the "log" of a play's, undo's or redo's own answer (the same
+// turns from the first move it changed). A turn's line grows with its steps, so the live log reads as it
+// reads after a reload; a step taken back leaves its line. `elsewhere`: s was read after a change this tab
+// did not make.
 function trackLog(s, elsewhere) {
   if (S.logOf !== s.file) {
     S.logOf = s.file;
-    S.logMoves = s.moveCount;
-    const file = s.file, upTo = s.moveCount;
-    if (upTo) background(() => loadHistory(file, upTo));
+    S.logMoves = 0;
+    S.log = S.log.filter(l => !l.turn);
+    if (s.moveCount) background(() => fetchHistory(s.file, 0, "load"));
     return;
   }
-  if (elsewhere && s.moveCount !== S.logMoves) {
-    const file = s.file, from = S.logMoves, upTo = s.moveCount;
-    background(() => movesElsewhere(file, from, upTo));
+  if (s.log) { mergeHistory(s.log, "here"); return; }
+  if (!elsewhere && s.moveCount === S.logMoves) return;
+  if (s.moveCount < S.logMoves) {
+    say(`${count(S.logMoves - s.moveCount, "move", "moves")} taken back elsewhere (another tab or a terminal)`, "elsewhere");
   }
-  S.logMoves = s.moveCount;
+  const file = s.file, from = Math.min(S.logMoves, s.moveCount);
+  background(() => fetchHistory(file, from, elsewhere ? "elsewhere" : "here"));
 }
 
-async function loadHistory(file, upTo) {
-  const r = await api("/api/history");
-  if (S.logOf !== file) return;
-  const lines = [];
-  for (const t of r.turns) {
-    const steps = t.steps.filter(x => x.move <= upTo).map(x => x.text);
-    if (steps.length) lines.push({text: `turn ${t.turn}, ${t.player}: ${steps.join("; ")}`, kind: "history"});
+async function fetchHistory(file, from, how) {
+  const r = await api(`/api/history?from=${from}`);
+  if (S.logOf === file) mergeHistory(r, how);
+}
+
+// r: the history from its `from`-th move on (its turns' later steps). The log's turn lines keep their steps up
+// to there and take r's after; a line that grew goes to the top (the newest), as do new turns ("load": under
+// anything said since, being older); a line with no step left goes.
+function mergeHistory(r, how) {
+  if (r.file !== S.logOf) return;
+  if (r.from > S.logMoves) { const file = r.file, from = S.logMoves; background(() => fetchHistory(file, from, how)); return; }
+  const incoming = new Map(r.turns.map(t => [t.turn, t]));
+  const log = [], grown = [];
+  const mark = how === "elsewhere";
+  for (const l of S.log) {
+    if (!l.turn) { log.push(l); continue; }
+    const t = incoming.get(l.turn);
+    incoming.delete(l.turn);
+    const kept = l.steps.filter(x => x.move <= r.from);
+    const steps = kept.concat(t ? t.steps.filter(x => x.move > r.from).map(x => ({move: x.move, text: x.text})) : []);
+    if (!steps.length) continue;
+    if (JSON.stringify(steps) === JSON.stringify(l.steps)) { log.push(l); continue; }
+    const line = Object.assign({}, l, {steps, elsewhere: l.elsewhere || mark});
+    (steps.length > kept.length ? grown : log).push(line);
   }
-  S.log = S.log.concat(lines.reverse()).slice(0, LOG_LINES);     // older than anything said since
+  for (const t of incoming.values()) {
+    const steps = t.steps.filter(x => x.move > r.from).map(x => ({move: x.move, text: x.text}));
+    if (steps.length) grown.push({turn: t.turn, player: t.player, steps, elsewhere: mark});
+  }
+  grown.sort((a, b) => b.turn - a.turn);
+  S.log = (how === "load" ? log.concat(grown) : grown.concat(log)).slice(0, LOG_LINES);
+  S.logMoves = r.moves;
   drawLog();
 }
 
-async function movesElsewhere(file, from, upTo) {
-  if (upTo < from) {
-    say(`${count(from - upTo, "move", "moves")} taken back elsewhere (another tab or a terminal)`, "elsewhere");
-    return;
-  }
-  const r = await api(`/api/history?from=${from}`);
-  if (S.logOf !== file) return;
-  const lines = [];
-  for (const t of r.turns) {       // consecutive steps of one decider on one line: "Bob: play Senator; buy …"
-    let run = null;
-    for (const x of t.steps.filter(x => x.move <= upTo)) {
-      const who = x.reveal ? "reveal" : x.decider;
-      if (!run || run.who !== who) { run = {who, texts: []}; lines.push(run); }
-      run.texts.push(x.reveal ? x.text.replace(/^reveal /, "") : x.text);
-    }
-  }
-  say(lines.map(l => `${l.who === "reveal" ? "revealed" : l.who + ":"} ${l.texts.join("; ")} (from elsewhere)`), "elsewhere");
+function turnLine(l) {
+  return `turn ${l.turn}, ${l.player}: ${l.steps.map(x => x.text).join("; ")}` + (l.elsewhere ? " (from elsewhere)" : "");
 }
 
 async function background(fn) {      // a search: the board stays usable while it runs
@@ -155,8 +169,8 @@ function show(s, elsewhere) {
   if (!s.view) S.live = s;
   S.selected = [];
   S.refusal = null;
+  if (!s.view && s.file) trackLog(s, elsewhere);       // the turn's line first, what the change announced above it
   if (s.lines) say(s.lines);
-  if (!s.view && s.file) trackLog(s, elsewhere);
   draw();
   if (ended) document.getElementById("score-sheet").scrollIntoView({block: "start"});
 }
@@ -1082,7 +1096,9 @@ function clearFormError() {      // the start page shows one refusal: the last S
 function drawLog() {
   const box = document.getElementById("log");
   if (!box) return;
-  box.replaceChildren(...S.log.map(l => h("div", {class: "line " + l.kind}, l.text)));
+  box.replaceChildren(...S.log.map(l => l.turn ? h("div", {class: "line turn " + (l.elsewhere ? "elsewhere" : "history"),
+                                                       "data-turn": l.turn}, turnLine(l))
+                                              : h("div", {class: "line " + l.kind}, l.text)));
 }
 
 document.addEventListener("keydown", ev => {
