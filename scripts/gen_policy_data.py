@@ -27,25 +27,17 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from concordia_ai.ai.bots import BotSpecError, parse_spec  # noqa: E402
 from concordia_ai.engine.errors import ConcordiaError  # noqa: E402
 from concordia_ai.lab import jobs, policy_data  # noqa: E402
 
 
 def parse_knobs(text: str, ap) -> dict:
-    out = {}
-    for item in filter(None, text.split(",")):
-        key, sep, raw = item.partition("=")
-        if not sep:
-            ap.exit(2, f"error: --search: {item!r} is not KEY=VALUE\n")
-        for cast in (int, float):
-            try:
-                out[key] = cast(raw)
-                break
-            except ValueError:
-                continue
-        else:
-            out[key] = {"true": True, "false": False}.get(raw, raw)
-    return out
+    """--search as SearchConfig knobs, read as the `ismcts` bot spec reads its options (typed and checked)."""
+    try:
+        return parse_spec("ismcts:" + text)[1]
+    except BotSpecError as e:
+        ap.exit(2, f"error: --search: {e}\n")
 
 
 def main() -> None:

@@ -34,6 +34,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
 from ..ai import policy
+from ..ai.bots import BotSpecError, parse_spec
 from ..ai.search import SearchConfig, SearchConfigError
 from ..engine.errors import ConcordiaError
 from ..io.atomic_write import write_atomic
@@ -88,22 +89,13 @@ class Settings:
     extra: dict = field(default_factory=dict)
 
 
-def parse_knobs(text: str) -> dict:
-    """KEY=VALUE,... as SearchConfig knobs (ints, floats, true/false, else strings)."""
-    out = {}
-    for item in filter(None, (text or "").split(",")):
-        key, sep, raw = item.partition("=")
-        if not sep:
-            raise LoopError(f"{item!r} is not KEY=VALUE")
-        for cast in (int, float):
-            try:
-                out[key] = cast(raw)
-                break
-            except ValueError:
-                continue
-        else:
-            out[key] = {"true": True, "false": False}.get(raw, raw)
-    return out
+def parse_knobs(text: str, name: str) -> dict:
+    """KEY=VALUE,... as SearchConfig knobs, read as the `ismcts` bot spec reads its options (typed and
+    checked: ai.bots.parse_spec); `name`: the setting, for the message."""
+    try:
+        return parse_spec("ismcts:" + (text or ""))[1]
+    except BotSpecError as e:
+        raise LoopError(f"{name}: {str(e).removeprefix('bot ismcts: ')}") from None
 
 
 def incumbent_of(s: Settings) -> dict:
@@ -112,7 +104,7 @@ def incumbent_of(s: Settings) -> dict:
     best = Path(s.root) / "best.json"
     if best.exists():
         return json.loads(best.read_text())
-    knobs = parse_knobs(s.incumbent)
+    knobs = parse_knobs(s.incumbent, "--incumbent")
     asks = knobs.get("policy", 0) > 0 or knobs.get("rollout") == "policy"
     return dict(generation=0, search=knobs, weights=str(policy.DATA_DIR) if asks else None)
 
@@ -165,12 +157,12 @@ class Generation:
         return self.state["incumbent"]
 
     def candidate_search(self) -> dict:
-        return {**self.incumbent["search"], **parse_knobs(self.s.candidate)}
+        return {**self.incumbent["search"], **parse_knobs(self.s.candidate, "--candidate")}
 
     # ------------------------------------------------------------ 1. self-play
     def selfplay(self) -> list[str]:
         s = self.s
-        search = {**self.incumbent["search"], **parse_knobs(s.search)}
+        search = {**self.incumbent["search"], **parse_knobs(s.search, "--search")}
         cap = policy_data.PlayoutCap(s.cap_share, s.cap_fast) if s.cap_share else None
         seed = s.seed * 1000 + self.n
         chunks, infos = [], []
