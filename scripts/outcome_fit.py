@@ -39,6 +39,7 @@ sys.path.insert(0, str(ROOT))
 from concordia_ai.ai import outcome  # noqa: E402
 from concordia_ai.ai.search import TurnCandidate, final_pick  # noqa: E402
 from concordia_ai.ai.value import reliability  # noqa: E402
+from concordia_ai.io import safe_read  # noqa: E402
 from concordia_ai.io.atomic_write import write_atomic  # noqa: E402
 from concordia_ai.io.jsonl import read_records  # noqa: E402
 
@@ -260,8 +261,15 @@ def main() -> None:
                          "tau_vp) goes into every searched setting's model (between_sd)")
     args = ap.parse_args()
     if args.between:
-        info = json.loads(Path(args.between).read_text(encoding="utf-8")).get("between", {})
-        BETWEEN.update({int(n): float(v["tau_vp"]) for n, v in info.items() if n.isdigit()})
+        try:
+            info = safe_read.read_json(args.between)
+        except safe_read.UserFileError as e:
+            ap.exit(2, f"error: --between: {e}\n")
+        try:
+            BETWEEN.update({int(n): float(v["tau_vp"]) for n, v in info["between"].items() if n.isdigit()})
+        except (AttributeError, KeyError, TypeError, ValueError):
+            ap.exit(2, f"error: --between: {args.between} is not a stability_replay.py answer with per-player "
+                       f"`between` figures (tau_vp)\n")
     logs = sorted(glob.glob(args.logs))
     ps = positions(logs)
     by_players: dict[int, list[dict]] = {}

@@ -37,7 +37,8 @@ from ..ai import policy
 from ..ai.bots import BotSpecError, parse_spec
 from ..ai.search import SearchConfig, SearchConfigError
 from ..engine.errors import ConcordiaError
-from ..io.atomic_write import write_atomic
+from ..io import safe_read
+from ..io.atomic_write import open_append, write_atomic
 from . import gate, policy_data
 from .loop_page import render_page
 
@@ -103,7 +104,7 @@ def incumbent_of(s: Settings) -> dict:
     prior in its knobs, the shipped weights, named, so that the gate puts them into the core for it."""
     best = Path(s.root) / "best.json"
     if best.exists():
-        return json.loads(best.read_text())
+        return safe_read.read_json(str(best))
     knobs = parse_knobs(s.incumbent, "--incumbent")
     asks = knobs.get("policy", 0) > 0 or knobs.get("rollout") == "policy"
     return dict(generation=0, search=knobs, weights=str(policy.DATA_DIR) if asks else None)
@@ -127,7 +128,7 @@ class Generation:
         (self.dir / "data").mkdir(exist_ok=True)
         self.work.mkdir(parents=True, exist_ok=True)
         self.state_file = self.dir / "generation.json"
-        self.state = json.loads(self.state_file.read_text()) if self.state_file.exists() else {}
+        self.state = safe_read.read_json(str(self.state_file)) if self.state_file.exists() else {}
         if "incumbent" not in self.state:
             self.state.update(generation=self.n, settings=asdict(s), incumbent=incumbent_of(s), steps={})
         self.state["settings"] = asdict(s)    # this run's settings (the page names its command)
@@ -170,7 +171,7 @@ class Generation:
             out = self.dir / "data" / f"chunk-{k:03d}.npz"
             size = min(s.chunk, s.games - first)
             info_file = Path(str(out) + ".json")
-            info = json.loads(info_file.read_text()) if info_file.exists() else None
+            info = safe_read.read_json(str(info_file)) if info_file.exists() else None
             if info is None or info.get("games_asked") != size or info.get("first_id") != first:
                 self.log(f"gen {self.n}: self-play chunk {k} (games {first}..{first + size - 1})")
                 info = policy_data.generate(
@@ -198,7 +199,7 @@ class Generation:
         if not (report.exists() and (weights / policy.WEIGHTS.name).exists()):
             self.log(f"gen {self.n}: training the policy")
             run_script(cmd, self.dir / "policy-training.log")
-        self.step("policy", dict(command=shown(cmd), report=json.loads(report.read_text()),
+        self.step("policy", dict(command=shown(cmd), report=safe_read.read_json(str(report)),
                                  weights=str(weights)))
         if s.value:
             self.train_value(chunks)
@@ -213,7 +214,7 @@ class Generation:
             self.log(f"gen {self.n}: training the value model (a report; not installed)")
             merge_value_files([policy_data.value_path(c) for c in chunks], merged)
             run_script(cmd, self.dir / "value-training.log")
-        full = json.loads(report.read_text())
+        full = safe_read.read_json(str(report))
         self.step("value", dict(command=shown(cmd), holdout={n: {k: v for k, v in r["holdout"].items()
                                                                   if k != "reliability"}
                                                               for n, r in full.items()}))
@@ -275,10 +276,10 @@ def shown(cmd: list[str]) -> str:
 
 def run_script(cmd: list[str], log_file: Path) -> None:
     """Run one of the scripts; its stderr goes to log_file, a failure is a LoopError naming the log."""
-    with open(log_file, "w") as err:
+    with open_append(str(log_file)) as err:     # a rerun's output follows the last one's
         done = subprocess.run(cmd, stdout=subprocess.DEVNULL, stderr=err, cwd=REPO)
     if done.returncode != 0:
-        tail = log_file.read_text()[-800:]
+        tail = safe_read.read_text(str(log_file))[-800:]
         raise LoopError(f"{shown(cmd)} failed (exit {done.returncode}); its log {log_file}:\n{tail}")
 
 
