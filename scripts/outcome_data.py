@@ -5,6 +5,11 @@ positions drawn from them, each searched as a hint searches it, and how the game
     python3 scripts/outcome_data.py --players 2 --games 50 --per-game 4 --budgets 3,0.3 --seed 7000 \
         --jobs 2 --log results/outcome/positions-2p.jsonl
 
+With --search, the searches take those knobs over the hint's (KEY=VALUE,... as the `ismcts` bot spec reads
+them): how a changed default search is refitted. Every position is kept in its record (`position`, the
+position JSON of `concordia position`), so that --from LOG searches the positions of LOG's games again (under
+--search, at --budgets) without playing them: a refit after a change of the search costs only its searches.
+
 With --opening, every game's first turn is searched too (the opening has the longest horizon, and drawn
 turn starts rarely fall on it). Game g is dealt on board g % 4 with --players seats; each seat's bot is drawn (seeded by the deal) from
 POOL: the search at three budgets, the hand-formula search of the training data, the heuristic, the greedy
@@ -33,16 +38,23 @@ sys.path.insert(0, str(ROOT))
 
 from concordia_ai import core  # noqa: E402
 from concordia_ai.ai import outcome, value  # noqa: E402
-from concordia_ai.ai.bots import make_bot, play_game  # noqa: E402
+from concordia_ai.ai.bots import BotSpecError, make_bot, parse_spec, play_game  # noqa: E402
 from concordia_ai.ai.search import (TABLE_FOCUS, SearchConfig, effective_eval, end_advantage,  # noqa: E402
                                     follows_ranking_rule, only_turn, search)
 from concordia_ai.engine.game import Game  # noqa: E402
+from concordia_ai.engine.errors import ConcordiaError  # noqa: E402
+from concordia_ai.io.jsonl import read_records  # noqa: E402
 from concordia_ai.lab import jobs  # noqa: E402
 
 BOARDS = ("imperium", "italia", "creta", "aegyptus")
 POOL = ("ismcts:seconds=0.03,iterations=0", "ismcts:seconds=0.1,iterations=0", "ismcts:iterations=1000",
         "ismcts:iterations=300,eval=hand", "heuristic", "greedy", "plan:mars", "plan:minerva")
 KEY = ("players", "game", "seed", "per_game", "budgets")   # a game's key (with "opening" when it is set)
+
+
+def log_key(rec: dict) -> tuple:
+    """A record's key in the log: the game's KEY and the search's knobs (records before --search have none)."""
+    return tuple(json.dumps(rec[k]) for k in KEY) + (json.dumps(rec.get("search", {}), sort_keys=True),)
 
 
 class Starts:
@@ -80,7 +92,7 @@ def one_game(task: dict) -> dict:
     t0 = time.process_time()
     played = play_game(bots, board, deal, watch=starts)
     rec = {k: task[k] for k in KEY}
-    rec.update(board=board, bots=specs, opening=bool(task.get("opening")))
+    rec.update(board=board, bots=specs, opening=bool(task.get("opening")), search=task.get("search", {}))
     if played.truncated:
         return dict(rec, rows=[], truncated=True)
     game = played.game
@@ -94,7 +106,8 @@ def one_game(task: dict) -> dict:
     for k in picks:
         state = starts.taken[k]
         g = Game(state.copy(), game.names)
-        row = dict(turn=state.turns, decider=g.decider, h=round(outcome.horizon(state, start_cards), 4),
+        row = dict(turn=state.turns, pick=k, position=g.to_json(), decider=g.decider,
+                   h=round(outcome.horizon(state, start_cards), 4),
                    mu_hand=[round(x, 4) for x in core.evaluate_state(state)],
                    mu_net=[round(x, 4) for x in value.predict(state)[1]],
                    q_net=[round(x, 5) for x in value.predict(state)[0]], searches={})
@@ -103,14 +116,42 @@ def one_game(task: dict) -> dict:
             row["forced"] = True
             rows.append(row)
             continue
-        for b in budgets:
-            res = search(g, SearchConfig(seconds=b, iterations=0, focus=TABLE_FOCUS, jobs=1, seed=deal * 64 + k))
-            looked = [t for t in res.turns if t.candidate or t.chosen]
-            row["searches"][str(b)] = dict(eval=effective_eval("auto", players), iterations=res.iterations,
-                                           turns=[turn_record(g, t) for t in looked],
-                                           rule=follows_ranking_rule(res.turns), listed=len(res.turns))
+        row["searches"] = search_position(g, budgets, task.get("search", {}), seed=deal * 64 + k)
         rows.append(row)
     return dict(rec, final=final, winner=winner, rows=rows, cpu_seconds=round(time.process_time() - t0, 1))
+
+
+def search_position(g: Game, budgets: list[float], knobs: dict, seed: int) -> dict:
+    """The position searched as a hint searches it (with `knobs` over the hint's settings), once per budget:
+    the raw figures of every whole turn the final choice looked at."""
+    out = {}
+    for b in budgets:
+        config = SearchConfig(**{**dict(focus=TABLE_FOCUS, jobs=1), **knobs, "seconds": b, "iterations": 0,
+                                 "seed": seed})
+        res = search(g, config)
+        looked = [t for t in res.turns if t.candidate or t.chosen]
+        out[str(b)] = dict(eval=effective_eval(config.eval, g.n_players), iterations=res.iterations,
+                           turns=[turn_record(g, t) for t in looked], rule=follows_ranking_rule(res.turns),
+                           listed=len(res.turns))
+    return out
+
+
+def research_game(task: dict) -> dict:
+    """--from: a recorded game's positions searched again (same seeds, `task["search"]` knobs, the budgets)."""
+    old = task["record"]
+    rows = []
+    t0 = time.process_time()
+    for k, row in enumerate(old["rows"]):
+        row = {key: v for key, v in row.items() if key != "searches"}
+        if not row.get("forced"):
+            g = Game.from_json(row["position"])
+            pick = row.get("pick", k)
+            row["searches"] = search_position(g, task["budgets"], task["search"],
+                                              seed=(old["seed"] + old["game"]) * 64 + pick)
+        rows.append(row)
+    rec = {key: v for key, v in old.items() if key not in ("rows", "cpu_seconds")}
+    return dict(rec, budgets=task["budgets"], search=task["search"], rows=rows,
+                cpu_seconds=round(time.process_time() - t0, 1))
 
 
 def main() -> None:
@@ -122,18 +163,42 @@ def main() -> None:
     ap.add_argument("--budgets", default="3,0.3", help="CPU seconds of one search thread, comma-separated")
     ap.add_argument("--seed", type=int, default=7000)
     ap.add_argument("--opening", action="store_true", help="also search every game's first turn")
+    ap.add_argument("--search", default="", help="search knobs over the hint's, KEY=VALUE,... (e.g. select=puct)")
+    ap.add_argument("--from", dest="source", metavar="LOG",
+                    help="search the positions of LOG's games again instead of playing games (--players must match)")
     ap.add_argument("--log", required=True)
     jobs.add_runner_options(ap)
     args = ap.parse_args()
-    budgets = [float(x) for x in args.budgets.split(",")]
-    tasks = [dict(players=args.players, game=g, seed=args.seed, per_game=args.per_game, budgets=budgets)
-             for g in range(args.first_game, args.first_game + args.games)]
-    if args.opening:
-        for t in tasks:
-            t["opening"] = True
+    try:
+        budgets = [float(x) for x in args.budgets.split(",")]
+    except ValueError:
+        ap.error(f"--budgets: {args.budgets!r} is not a comma-separated list of seconds (e.g. 3,0.3)")
+    try:
+        knobs = parse_spec("ismcts:" + args.search)[1]
+    except BotSpecError as e:
+        ap.error(f"--search: {str(e).removeprefix('bot ismcts: ')}")
+    if args.source:
+        try:
+            old = [r for r in read_records(args.source)
+                   if r.get("players") == args.players and not r.get("truncated")]
+        except ConcordiaError as e:
+            ap.error(f"--from: {e}")
+        if any("position" not in row for r in old for row in r["rows"]):
+            ap.error(f"--from {args.source}: its records keep no positions (logs written before 2026-12-04 "
+                     f"(2nd session) cannot be searched again; play new games instead)")
+        tasks = [dict(record=r, players=r["players"], game=r["game"], seed=r["seed"], per_game=r["per_game"],
+                      budgets=budgets, search=knobs) for r in old]
+        work = research_game
+    else:
+        tasks = [dict(players=args.players, game=g, seed=args.seed, per_game=args.per_game, budgets=budgets,
+                      search=knobs) for g in range(args.first_game, args.first_game + args.games)]
+        if args.opening:
+            for t in tasks:
+                t["opening"] = True
+        work = one_game
     Path(args.log).parent.mkdir(parents=True, exist_ok=True)
     t0 = time.time()
-    recs, new = jobs.run_logged(one_game, tasks, key=lambda r: tuple(json.dumps(r[k]) for k in KEY), log=args.log,
+    recs, new = jobs.run_logged(work, tasks, key=log_key, log=args.log,
                                 progress=f"{args.players}p games", **jobs.runner_options(args, ap))
     print(json.dumps(dict(log=args.log, games=len(recs), new=new, positions=sum(len(r["rows"]) for r in recs),
                           wall_seconds=round(time.time() - t0, 1),

@@ -48,3 +48,44 @@ def test_a_fit_on_them_is_a_distribution_that_widens_towards_the_opening(positio
     _, k_end, _, sigma_end = m.at(0.0)
     _, k_open, _, sigma_open = m.at(1.0)
     assert k_end > 0 and k_open > 0 and sigma_open > sigma_end > outcome.MIN_SIGMA
+
+
+# ---------------------------------------------------------------- outcome_data.py: --search and --from
+
+def _outcome_data(*args):
+    import subprocess
+    return subprocess.run([sys.executable, str(ROOT / "scripts" / "outcome_data.py"), *args],
+                          capture_output=True, text=True, timeout=300)
+
+
+def test_positions_are_kept_and_searched_again_under_other_knobs(tmp_path):
+    import json
+    first, again = tmp_path / "a.jsonl", tmp_path / "b.jsonl"
+    done = _outcome_data("--players", "2", "--games", "1", "--per-game", "2", "--budgets", "0.01", "--seed", "5",
+                         "--log", str(first))
+    assert done.returncode == 0, done.stderr
+    rec = json.loads(first.read_text())
+    assert rec["search"] == {} and len(rec["rows"]) == 2
+    done = _outcome_data("--players", "2", "--budgets", "0.01,0.02", "--search", "select=puct,c_puct=0.5",
+                         "--from", str(first), "--log", str(again))
+    assert done.returncode == 0, done.stderr
+    new = json.loads(again.read_text())
+    assert new["search"] == {"select": "puct", "c_puct": 0.5} and new["budgets"] == [0.01, 0.02]
+    # the same game and positions (the real result is the game's), only the searches are new
+    assert (new["final"], new["winner"]) == (rec["final"], rec["winner"])
+    for old_row, row in zip(rec["rows"], new["rows"]):
+        assert (row["turn"], row["position"], row["h"]) == (old_row["turn"], old_row["position"], old_row["h"])
+        if not row.get("forced"):
+            assert sorted(row["searches"]) == ["0.01", "0.02"]
+            assert any(t["chosen"] for t in row["searches"]["0.02"]["turns"])
+
+
+def test_bad_knobs_and_logs_without_positions_are_refused_in_one_line(tmp_path):
+    done = _outcome_data("--players", "2", "--search", "select=sideways", "--log", str(tmp_path / "x.jsonl"))
+    assert done.returncode == 2 and "--search" in done.stderr and "select" in done.stderr
+    assert "Traceback" not in done.stderr
+    old = tmp_path / "old.jsonl"
+    old.write_text("".join(LOG.read_text().splitlines(keepends=True)[:2]))   # written before positions were kept
+    done = _outcome_data("--players", "2", "--from", str(old), "--log", str(tmp_path / "y.jsonl"))
+    assert done.returncode == 2 and "keep no positions" in done.stderr and "Traceback" not in done.stderr
+    assert not (tmp_path / "y.jsonl").exists()
