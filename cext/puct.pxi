@@ -7,12 +7,15 @@
 # where avail is how often the parent was visited with the move legal, and an unvisited child's Q is the
 # first-play urgency: the mean reward of the mover over the node's visited children, less fpu_reduction (times
 # the square root of the visited children's summed prior with fpu_scaled). A move with a tiny prior is then
-# never tried until sqrt(avail) makes up for it: the prior prunes.
+# never tried until sqrt(avail) makes up for it: the prior prunes. With c_puct_log > 0 the weight c_puct grows
+# with the node's visits N, c_puct + c_puct_log * ln((N + c_puct_base) / c_puct_base) (AlphaZero's c(s),
+# KataGo's cpuctExplorationLog): a constant tuned at a few thousand iterations may explore too little at more.
 #
 # A node is a leaf at its first visit (rolled out from, no prior); its children and their prior are made at the
 # second. Most nodes of a tree are visited once, so the prior is computed for a fraction of the iterations
 # (today's UCB with the policy computes it at every expansion, over the parent's moves).
 
+from libc.math cimport log, sqrt
 from libc.stdlib cimport malloc, calloc, free
 
 cdef enum:
@@ -80,8 +83,15 @@ cdef int puct_child(Tree* t, int node, State* st, const int32_t* acts, int n, co
     cdef int ch, m = 0, i, first, nlegal = 0, nvisited = 0, best_v = -1, best_u = -1, fch = -1, starved = -1
     cdef int32_t visited_n = 0, starved_v = 1 << 30
     cdef float sq, score, bs_v = -1e30, bu = -1.0, visited_w = 0.0, visited_p = 0.0, fpu_q, floor_visits
+    cdef float cp = cfg.c_puct
     if t.nodes[node].child < 0 and t.nodes[node].visits == 0 and node != 0 and forced < 0:
         return PUCT_LEAF
+    if cfg.c_puct_log > 0:
+        # N is the node's visits so far, one figure for all its children: a move legal at every visit since
+        # the children were made has avail = N (N + 1 at the root, whose children come at its first visit),
+        # so the log and sqrt(avail) count the same visits; a move legal in fewer samples keeps its smaller
+        # sqrt(avail). (c_puct_log = 0 skips this: today's search, bit for bit.)
+        cp = cfg.c_puct + cfg.c_puct_log * log((<double>t.nodes[node].visits + cfg.c_puct_base) / cfg.c_puct_base)
     legal_fill(ls, acts, n)
     ch = t.nodes[node].child
     while ch >= 0:
@@ -91,7 +101,7 @@ cdef int puct_child(Tree* t, int node, State* st, const int32_t* acts, int n, co
             sq = sqrt(<float>t.nodes[ch].avail)
             if t.nodes[ch].visits > 0:
                 score = t.nodes[ch].w / t.nodes[ch].visits + \
-                    cfg.c_puct * t.nodes[ch].prior * sq / (1.0 + t.nodes[ch].visits)
+                    cp * t.nodes[ch].prior * sq / (1.0 + t.nodes[ch].visits)
                 if score > bs_v:
                     bs_v = score
                     best_v = ch
@@ -104,7 +114,7 @@ cdef int puct_child(Tree* t, int node, State* st, const int32_t* acts, int n, co
                     starved = ch
             else:
                 # unvisited: all share the first-play value, so the largest prior term wins among them
-                score = cfg.c_puct * t.nodes[ch].prior * sq
+                score = cp * t.nodes[ch].prior * sq
                 if score > bu:
                     bu = score
                     best_u = ch
@@ -122,7 +132,7 @@ cdef int puct_child(Tree* t, int node, State* st, const int32_t* acts, int n, co
         if first < 0:
             return PUCT_FAIL
         for ch in range(first, first + m):
-            score = cfg.c_puct * t.nodes[ch].prior
+            score = cp * t.nodes[ch].prior
             if score > bu:
                 bu = score
                 best_u = ch
@@ -146,11 +156,12 @@ cdef int puct_child(Tree* t, int node, State* st, const int32_t* acts, int n, co
 
 # ---------------------------------------------------------------- Python face (tests)
 
-def puct_pick(children, c_puct, fpu_reduction, fpu_scaled=True, root_floor=0.0, parent_visits=0):
+def puct_pick(children, c_puct, fpu_reduction, fpu_scaled=True, root_floor=0.0, parent_visits=0,
+              c_puct_log=0.0, c_puct_base=500.0):
     """The child puct_child selects at a node whose children are all legal and made: `children` as (visits,
-    summed reward of the mover, prior, availability before this visit) each; returns its index. With
-    root_floor > 0 the node is the root (visited parent_visits times), else an inner node. Tests check the
-    formula on constructed numbers with it."""
+    summed reward of the mover, prior, availability before this visit) each; returns its index. The node was
+    visited parent_visits times (the N of c_puct_log's term); with root_floor > 0 it is the root, else an
+    inner node. Tests check the formula on constructed numbers with it."""
     cdef SearchConfig cfg
     cdef Tree t
     cdef LegalSet* ls
@@ -163,6 +174,8 @@ def puct_pick(children, c_puct, fpu_reduction, fpu_scaled=True, root_floor=0.0, 
     memset(&cfg, 0, sizeof(SearchConfig))
     cfg.select = SEL_PUCT
     cfg.c_puct = c_puct
+    cfg.c_puct_log = c_puct_log
+    cfg.c_puct_base = c_puct_base
     cfg.fpu_reduction = fpu_reduction
     cfg.fpu_scaled = 1 if fpu_scaled else 0
     cfg.root_floor = root_floor

@@ -24,7 +24,8 @@ cdef class StopToken:
 # fills in nothing). `search` takes `turns` as well (how many whole turns to report).
 SEARCH_KEYS = ("iterations", "seconds", "c", "final", "reward", "mix", "margin_scale", "rollout", "epsilon",
                "rollout_turns", "fpu", "prior", "pw_k", "pw_alpha", "eval", "chance", "root_floor", "focus", "focus_turns",
-               "policy", "select", "c_puct", "fpu_reduction", "fpu_scaled", "prior_temp", "seed")
+               "policy", "select", "c_puct", "c_puct_log", "c_puct_base", "fpu_reduction", "fpu_scaled", "prior_temp",
+               "seed")
 # the words of the choice keys, in the order of the core's codes (RW_*, POL_*, EVAL_*, ...)
 SEARCH_CHOICES = {"final": ("visits", "mean"), "reward": ("win", "rank", "margin", "mix"),
                   "rollout": ("random", "greedy", "none", "policy"), "eval": ("hand", "net"), "chance": ("branch", "merge"),
@@ -91,6 +92,8 @@ cdef void fill_config(SearchConfig* cfg, dict d, int n_players, bint with_turns)
     cfg.policy_w = _number(d, "policy", 0, 100, False)
     cfg.select = _choice(d, "select")
     cfg.c_puct = _number(d, "c_puct", 0, 100, False)
+    cfg.c_puct_log = _number(d, "c_puct_log", 0, 100, False)
+    cfg.c_puct_base = _number(d, "c_puct_base", 1, 1e9, False)
     cfg.fpu_reduction = _number(d, "fpu_reduction", 0, 1, False)
     if not isinstance(d["fpu_scaled"], bool):
         raise ValueError(f"fpu_scaled: {d['fpu_scaled']!r} is not true or false")
@@ -124,8 +127,9 @@ def search_config(CoreState root not None, dict config not None):
                 pw_k=cfg.pw_k, pw_alpha=cfg.pw_alpha, eval=SEARCH_CHOICES["eval"][cfg.eval_kind],
                 chance=SEARCH_CHOICES["chance"][cfg.chance_merge], root_floor=cfg.root_floor, focus=cfg.focus,
                 focus_turns=cfg.focus_turns, policy=cfg.policy_w,
-                select=SEARCH_CHOICES["select"][cfg.select], c_puct=cfg.c_puct, fpu_reduction=cfg.fpu_reduction,
-                fpu_scaled=bool(cfg.fpu_scaled), prior_temp=cfg.prior_temp, seed=cfg.seed)
+                select=SEARCH_CHOICES["select"][cfg.select], c_puct=cfg.c_puct, c_puct_log=cfg.c_puct_log,
+                c_puct_base=cfg.c_puct_base, fpu_reduction=cfg.fpu_reduction, fpu_scaled=bool(cfg.fpu_scaled),
+                prior_temp=cfg.prior_temp, seed=cfg.seed)
 
 
 def search(CoreState root not None, dict config not None, StopToken stop=None, named=None, outcome=None):

@@ -92,6 +92,8 @@ ctypedef struct SearchConfig:
     float policy_w        # weight of the policy prior (PUCT term, prior-sampled expansion); 0 = off
     int32_t select        # SEL_UCB or SEL_PUCT
     float c_puct          # PUCT: the prior term's weight
+    float c_puct_log      # PUCT: ... grown by this times ln((N + c_puct_base) / c_puct_base), N the node's visits
+    float c_puct_base     # ... (c_puct_log 0: constant; AlphaZero, KataGo: more exploration as the visits grow)
     float fpu_reduction   # PUCT: an unvisited child's value is its parent's mean for the mover less this
     int32_t fpu_scaled    # PUCT: ... times the square root of the visited children's summed prior
     float prior_temp      # PUCT with the heuristic's prior: softmax(greedy value / prior_temp)

@@ -1,6 +1,8 @@
 """Selection that lets a prior prune (issue 25, deliverable 1): SearchConfig(select="puct") makes a node's
 children at once with their prior (computed once per node) and selects by PUCT with first-play urgency, so a
 move with a tiny prior is never tried; select="ucb" (the default) is today's search, bit for bit."""
+import hashlib
+import json
 import math
 
 import numpy as np
@@ -41,8 +43,11 @@ def load_prior_against(game, move, players=4):
 
 # ---------------------------------------------------------------- the formula on constructed numbers
 
-def reference_pick(children, c_puct, fpu_reduction, fpu_scaled=True):
-    """PUCT with first-play urgency in Python: children (visits, summed reward, prior, availability before)."""
+def reference_pick(children, c_puct, fpu_reduction, fpu_scaled=True, c_puct_log=0.0, c_puct_base=500.0,
+                   parent_visits=0):
+    """PUCT with first-play urgency in Python: children (visits, summed reward, prior, availability before),
+    at a node visited parent_visits times (N of the growing c_puct)."""
+    c_puct += c_puct_log * math.log((parent_visits + c_puct_base) / c_puct_base)
     visited = [(n, w, p) for n, w, p, _ in children if n > 0]
     parent_q = sum(w for _, w, _ in visited) / sum(n for n, _, _ in visited) if visited else 0.0
     fpu_q = parent_q - fpu_reduction * (math.sqrt(sum(p for _, _, p in visited)) if fpu_scaled else 1.0)
@@ -70,8 +75,10 @@ def test_puct_picks_what_the_formula_says_on_constructed_numbers():
     assert core.puct_pick(kids, 5.0, 0.2) != 2
 
 
-def test_puct_agrees_with_the_reference_on_random_constructed_nodes():
-    rng = np.random.default_rng(4)
+def agreed_on_random_nodes(seed, knobs):
+    """How many of 400 random constructed nodes puct_pick picks as the reference does (it must on all but near
+    ties, which are skipped); knobs(rng) draws each node's settings, keyword arguments of both."""
+    rng = np.random.default_rng(seed)
     checked = 0
     for _ in range(400):
         k = int(rng.integers(2, 9))
@@ -81,13 +88,56 @@ def test_puct_agrees_with_the_reference_on_random_constructed_nodes():
         for i in range(k):
             n = int(rng.integers(0, avail + 1)) if rng.random() < 0.7 else 0
             kids.append((n, float(np.float32(n * rng.random())), float(np.float32(prior[i])), avail))
-        c, red, scaled = float(rng.uniform(0, 3)), float(rng.uniform(0, 1)), bool(rng.random() < 0.5)
-        want, scores = reference_pick(kids, c, red, scaled)
+        kw = knobs(rng)
+        want, scores = reference_pick(kids, **kw)
         if scores[-1] - scores[-2] < 1e-4:
             continue                  # a near tie: float32 in the core may break it the other way
-        assert core.puct_pick(kids, c, red, scaled) == want, (kids, c, red, scaled)
+        assert core.puct_pick(kids, **kw) == want, (kids, kw)
         checked += 1
-    assert checked > 300
+    return checked
+
+
+def test_puct_agrees_with_the_reference_on_random_constructed_nodes():
+    assert agreed_on_random_nodes(4, lambda rng: dict(c_puct=float(rng.uniform(0, 3)),
+                                                      fpu_reduction=float(rng.uniform(0, 1)),
+                                                      fpu_scaled=bool(rng.random() < 0.5))) > 300
+
+
+def test_c_puct_grows_with_the_nodes_visits_and_flips_the_pick_where_the_formula_says():
+    # Q 0.5 with prior 0.2 and 9 visits against Q 0.25 with prior 0.5 and 4 visits, sqrt(avail) = sqrt(16) = 4:
+    # the prior terms are c * 0.08 and c * 0.4, so the second move is picked once c * 0.32 > 0.25, c > 0.78125
+    kids = [(9, 4.5, 0.2, 15), (4, 1.0, 0.5, 15)]
+    for n in (0, 350, 351, 10**6):    # the constant 0.25 never gets there
+        assert core.puct_pick(kids, 0.25, 0.2, parent_visits=n) == 0
+        assert core.puct_pick(kids, 0.25, 0.2, parent_visits=n, c_puct_log=0.0, c_puct_base=1.0) == 0
+    assert core.puct_pick(kids, 0.79, 0.2) == 1 and core.puct_pick(kids, 0.77, 0.2) == 0
+    # c(N) = 0.25 + ln((N + 500) / 500) passes 0.78125 at N = 500 * (e^0.53125 - 1) = 350.53
+    crossing = 500 * (math.exp(0.78125 - 0.25) - 1)
+    assert 350.5 < crossing < 350.6
+    for n, want in ((0, 0), (350, 0), (351, 1), (10**6, 1)):
+        assert core.puct_pick(kids, 0.25, 0.2, parent_visits=n, c_puct_log=1.0) == want, n
+        assert reference_pick(kids, 0.25, 0.2, c_puct_log=1.0, parent_visits=n)[0] == want, n
+    # the base scales N: with 200 the crossing is at 200 * (e^0.53125 - 1) = 140.21
+    assert core.puct_pick(kids, 0.25, 0.2, parent_visits=140, c_puct_log=1.0, c_puct_base=200.0) == 0
+    assert core.puct_pick(kids, 0.25, 0.2, parent_visits=141, c_puct_log=1.0, c_puct_base=200.0) == 1
+    # ... and the unvisited moves': one of prior 0.1 is worth the first-play urgency 0.5 - 0.2 * sqrt(0.2) =
+    # 0.4106 plus c * 0.4, against the visited move's 0.5 + c * 0.08: tried once c > 0.2795, at
+    # N > 500 * (e^((0.2795 - 0.25) / 0.5) - 1) = 30.40
+    kids = [(9, 4.5, 0.2, 15), (0, 0.0, 0.1, 15)]
+    crossing = 500 * (math.exp((0.2 * math.sqrt(0.2) / 0.32 - 0.25) / 0.5) - 1)
+    assert 30.3 < crossing < 30.5
+    for n, want in ((0, 0), (30, 0), (31, 1), (10**6, 1)):
+        assert core.puct_pick(kids, 0.25, 0.2, parent_visits=n, c_puct_log=0.5) == want, n
+        assert core.puct_pick(kids, 0.25, 0.2, parent_visits=n) == 0, n
+
+
+def test_growing_c_puct_agrees_with_the_reference_on_random_constructed_nodes():
+    # in about a quarter of these nodes the log term changes the pick
+    assert agreed_on_random_nodes(9, lambda rng: dict(c_puct=float(rng.uniform(0, 1)),
+                                                      fpu_reduction=float(rng.uniform(0, 1)),
+                                                      c_puct_log=float(np.float32(rng.uniform(0, 2))),
+                                                      c_puct_base=float(np.float32(rng.uniform(1, 1000))),
+                                                      parent_visits=int(rng.integers(0, 10**5)))) > 300
 
 
 def test_the_root_floor_applies_to_the_moves_puct_has_tried():
@@ -177,7 +227,33 @@ def test_the_default_selection_is_ucb_and_plays_todays_search_bit_for_bit():
     assert SearchConfig().select == "ucb" and make_bot("ismcts").options == {}
     assert search_digest(dict(select="ucb")) == TODAYS_DIGEST
     # the PUCT knobs mean nothing to ucb
-    assert search_digest(dict(c_puct=3.0, fpu_reduction=0.9, fpu_scaled=False, prior_temp=5.0)) == TODAYS_DIGEST
+    assert search_digest(dict(c_puct=3.0, c_puct_log=1.0, c_puct_base=50.0, fpu_reduction=0.9, fpu_scaled=False,
+                              prior_temp=5.0)) == TODAYS_DIGEST
+
+
+def puct_digest(extra):
+    """The play of PUCT searches (the hand evaluation: no weights that may be retrained) over 3 positions and 3
+    settings each: moves, visits, mean rewards, the tree's size and its prior evaluations."""
+    rows = []
+    for g in (Game.new("imperium", 4, 1), Game.new("italia", 3, 7), Game.new("creta", 2, 5)):
+        for kw in (dict(), dict(prior=True, c_puct=0.25), dict(chance="merge", fpu_scaled=False, root_floor=0.0)):
+            r = search_raw(g, SearchConfig(iterations=1500, seed=3, select="puct", eval="hand", **kw, **extra))
+            rows.append([[c["action"], c["visits"], round(c["mean"], 5)] for c in r["children"]])
+            rows.append([r["iterations"], r["nodes"], r["expanded"], r["prior_calls"]])
+    return hashlib.sha256(json.dumps(rows).encode()).hexdigest()
+
+
+# puct_digest({}) on 9dec35d, before c_puct_log and c_puct_base
+PUCT_DIGEST = "744ac907ab69c1b3749e1ce0302318cbfc7d806fd23ed2532a9d493fd985cad3"
+
+
+def test_a_constant_c_puct_plays_the_puct_search_of_before_the_log_term_bit_for_bit():
+    assert SearchConfig().c_puct_log == 0.0 and SearchConfig().c_puct_base == 500.0
+    assert puct_digest({}) == PUCT_DIGEST
+    # with c_puct_log = 0 the base means nothing
+    assert puct_digest(dict(c_puct_log=0.0, c_puct_base=50.0)) == PUCT_DIGEST
+    # ... and a log term changes the search
+    assert puct_digest(dict(c_puct_log=0.5)) != PUCT_DIGEST
 
 
 # ---------------------------------------------------------------- the knobs are checked
@@ -186,6 +262,11 @@ def test_the_default_selection_is_ucb_and_plays_todays_search_bit_for_bit():
     (dict(c_puct=-1.0), "search config: c_puct: -1.0 is out of range for the PUCT constant; give a number in 0..100"),
     (dict(fpu_reduction=1.5), "search config: fpu_reduction: 1.5 is out of range for the first-play urgency's "
                               "reduction; give a number in 0..1"),
+    (dict(c_puct_log=-0.5), "search config: c_puct_log: -0.5 is out of range for the PUCT constant's log term; "
+                            "give a number in 0..100"),
+    (dict(c_puct_base=0.0), "search config: c_puct_base: 0.0 is out of range for the PUCT log term's base (visits); "
+                            "give a number in 1..1,000,000,000"),
+    (dict(c_puct_log="big"), "search config: c_puct_log: 'big' is not a number"),
     (dict(prior_temp=0.0), "search config: prior_temp: 0.0 is out of range for the heuristic prior's "
                            "temperature; give a number in 0.001..1,000"),
     (dict(select="alphazero"), "search config: select must be one of ucb, puct"),
@@ -206,6 +287,8 @@ def test_bad_puct_knobs_in_a_bot_spec_and_in_the_core():
     whole = dict(SearchConfig(eval="hand").core_dict(players=4), turns=0)
     for change, message in ((dict(select="x"), "select: 'x' is not one of ucb, puct"),
                             (dict(c_puct=-1.0), "c_puct: -1.0 is not in 0..100"),
+                            (dict(c_puct_log=float("nan")), "c_puct_log: nan is not in 0..100"),
+                            (dict(c_puct_base=0.5), "c_puct_base: 0.5 is not in 1..1e+09"),
                             (dict(fpu_scaled="yes"), "fpu_scaled: 'yes' is not true or false"),
                             (dict(prior_temp=0.0), "prior_temp: 0.0 is not in 0.001..1000")):
         with pytest.raises(ValueError) as e:

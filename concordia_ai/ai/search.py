@@ -75,6 +75,8 @@ class SearchConfig:
                                   # tried); puct's prior: the learned one with policy > 0, else the heuristic's with
                                   # prior = true, else uniform; puct does not use c, fpu, pw_k, pw_alpha
     c_puct: float = 1.0           # puct: weight of the prior term c_puct * P * sqrt(avail) / (1 + visits)
+    c_puct_log: float = 0.0       # puct: c_puct grows by this * ln((N + c_puct_base) / c_puct_base), N the node's
+    c_puct_base: float = 500.0    # visits, so a longer search explores more (AlphaZero, KataGo); 0: constant c_puct
     fpu_reduction: float = 0.2    # puct: an unvisited child is worth its parent's mean for the mover less this
     fpu_scaled: bool = True       # puct: ... times sqrt(the visited children's summed prior) (Leela Zero, KataGo)
     prior_temp: float = 1.0       # puct with prior = true: the heuristic's prior is softmax(greedy value / this), VP
@@ -133,7 +135,8 @@ _TYPES = {"iterations": int, "seconds": float, "c": float, "final": str, "reward
           "margin_scale": float, "rollout": str, "epsilon": float, "rollout_turns": int, "fpu": float,
           "prior": bool, "pw_k": float, "pw_alpha": float, "eval": str, "chance": str, "root_floor": float,
           "focus": float, "focus_turns": int, "policy": float, "select": str, "c_puct": float,
-          "fpu_reduction": float, "fpu_scaled": bool, "prior_temp": float, "jobs": int, "seed": int}
+          "c_puct_log": float, "c_puct_base": float, "fpu_reduction": float, "fpu_scaled": bool, "prior_temp": float,
+          "jobs": int, "seed": int}
 _TYPE_WORDS = {int: "an integer", float: "a number", str: "a string", bool: "true or false"}
 _BOUNDS = {
     "iterations": limits.ITERATIONS, "seconds": limits.SECONDS, "rollout_turns": limits.ROLLOUT_TURNS,
@@ -149,6 +152,8 @@ _BOUNDS = {
     "focus_turns": limits.Bound("a number of whole turns", 2, 64),
     "policy": limits.Bound("the policy prior's weight", 0, 100, integer=False),
     "c_puct": limits.Bound("the PUCT constant", 0, 100, integer=False),
+    "c_puct_log": limits.Bound("the PUCT constant's log term", 0, 100, integer=False),
+    "c_puct_base": limits.Bound("the PUCT log term's base (visits)", 1, 1e9, integer=False),
     "fpu_reduction": limits.Bound("the first-play urgency's reduction", 0, 1, integer=False),
     "prior_temp": limits.Bound("the heuristic prior's temperature", 0.001, 1000, integer=False),
 }
