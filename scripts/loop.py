@@ -42,6 +42,8 @@ HELP = dict(
     target="visits, pruned or improved", hidden="the prior's hidden units", steps="training steps",
     per_count="also a prior per player count, kept where it validates better",
     value="train the value model on the same games (a report)", value_epochs="the value model's epochs",
+    value_search_target="the value model's targets: the weight of the self-play searches' own estimates "
+                        "beside the games' results, 0..1 (train_value.py --search-target)",
     candidate="knobs over the incumbent's for the candidate", gate_board="the gate's board",
     gate_players="the gate's player count", gate_iterations="the fixed stage's iterations per search",
     gate_games="the fixed stage's most games", gate_seconds="the equal-time stage's CPU seconds per search",

@@ -11,6 +11,15 @@ players (game i: board i % 4, players 2 + (i // 4) % 4, deal seed * 1,000,003 + 
 `value_features_of`), and the labels are the game's winner (ties broken as the rules do) and every seat's
 final VP. Games stopped at the turn cap are dropped. One weight set is trained per player count.
 
+Search targets (`--search-target LAMBDA`, default 0: the labels alone): data from searching bots
+(concordia_ai.lab.policy_data) also holds the search's own estimate at each position (every seat's win share
+and expected final VP). With LAMBDA > 0 the win target becomes (1 - LAMBDA) onehot(winner) + LAMBDA search
+win share (renormalised over the seats) and the VP target (1 - LAMBDA) final + LAMBDA search VP, on the
+positions whose estimate came from a search of at least `--search-min-iters N` iterations; the other
+positions (and every position of a file without estimates) keep the labels. The estimates vary far less
+than one game's result, so the model should need fewer games. The held-out figures are always against the
+games' real results.
+
 Evaluation holds out whole games (every tenth game id, never single positions). `train` prints JSON with the
 held-out log loss, Brier score, expected calibration error and VP error per player count, and with
 --install writes concordia_ai/data/value/weights.npz and weights.json (the command, data files, bots and game
@@ -53,11 +62,14 @@ def generate(args, ap) -> None:
 # ---------------------------------------------------------------- training
 
 def load_data(paths: list[str]) -> dict[int, dict[str, np.ndarray]]:
-    """Positions grouped by player count: x (positions, seats, features), winner, final VP, game id."""
-    out: dict[int, dict[str, list]] = {n: dict(x=[], winner=[], final=[], game=[], turn=[], board=[], file=[])
+    """Positions grouped by player count: x (positions, seats, features), winner, final VP, game id, and the
+    search targets (search_win, search_vp: positions x seats, NaN without an estimate; search_iters)."""
+    out: dict[int, dict[str, list]] = {n: dict(x=[], winner=[], final=[], game=[], turn=[], board=[], file=[],
+                                               search_win=[], search_vp=[], search_iters=[])
                                        for n in value.PLAYER_COUNTS}
     for k, path in enumerate(paths):
         z = np.load(path)
+        est = selfplay.search_targets(z)
         first, players = z["pos_first"], z["pos_players"]
         for n in value.PLAYER_COUNTS:
             sel = np.nonzero(players == n)[0]
@@ -73,6 +85,9 @@ def load_data(paths: list[str]) -> dict[int, dict[str, np.ndarray]]:
             d["turn"].append(z["pos_turn"][sel])
             d["board"].append(z["pos_board"][sel])
             d["file"].append(np.full(len(sel), k, np.int16))
+            d["search_win"].append(est["row_search_win"][idx])
+            d["search_vp"].append(est["row_search_vp"][idx])
+            d["search_iters"].append(est["pos_search_iters"][sel])
     return {n: {k: np.concatenate(v) for k, v in d.items()} for n, d in out.items() if d["x"]}
 
 
@@ -97,10 +112,66 @@ class Adam:
             self.p[k] -= self.lr * mh / (np.sqrt(vh) + 1e-8)
 
 
+def targets(d: dict, search_target: float = 0.0, search_min_iters: int = 0) -> tuple[np.ndarray, np.ndarray, int]:
+    """The win target (a distribution over the seats per position) and the VP target of d's positions, and
+    how many positions took the search's estimate: the winner (one-hot) and the final VP, mixed with the
+    search's win share and VP at weight `search_target` where an estimate of at least `search_min_iters`
+    iterations is there (each target where its own estimate is: a search may give a win share only)."""
+    n = d["x"].shape[1]
+    y, f = np.eye(n, dtype=np.float32)[d["winner"]], d["final"]
+    if search_target <= 0:
+        return y, f, 0                    # the labels alone, exactly as before search targets existed
+    lam = search_target
+    searched = (d["search_iters"] > 0) & (d["search_iters"] >= search_min_iters)
+    win = searched & np.all(np.isfinite(d["search_win"]), axis=1) & (d["search_win"].sum(axis=1) > 0)
+    vp = searched & np.all(np.isfinite(d["search_vp"]), axis=1)
+    y, f = y.astype(np.float64), f.astype(np.float64)
+    share = d["search_win"][win] / d["search_win"][win].sum(axis=1, keepdims=True)
+    y[win] = (1 - lam) * y[win] + lam * share
+    f[vp] = (1 - lam) * f[vp] + lam * d["search_vp"][vp]
+    return y.astype(np.float32), f.astype(np.float32), int(np.count_nonzero(win | vp))
+
+
+def forward(prm: dict, xb: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The network in training on a batch xb (m, seats, features): its hidden units, P(win) per seat (a
+    softmax over the seats) and the VP per seat (on the training scale, final / vp_scale)."""
+    h = np.tanh(xb @ prm["w1"].T + prm["b1"])    # (m, n, H)
+    s = h @ prm["w_win"]                          # (m, n)
+    s = s - s.max(axis=1, keepdims=True)
+    p = np.exp(s)
+    p /= p.sum(axis=1, keepdims=True)
+    return h, p, h @ prm["w_vp"] + prm["b_vp"]
+
+
+def loss(prm: dict, xb: np.ndarray, yb: np.ndarray, fb: np.ndarray, vp_weight: float, l2: float) -> float:
+    """The training loss whose gradient `gradients` is: the cross-entropy of the win targets yb (a
+    distribution over the seats per position: one-hot or soft), vp_weight x the mean squared VP error, and
+    the L2 penalty l2/2 |w1|^2."""
+    _, p, vp = forward(prm, xb)
+    m, n = yb.shape
+    return float(-np.sum(yb * np.log(p)) / m + vp_weight * np.sum((vp - fb) ** 2) / (m * n)
+                 + 0.5 * l2 * np.sum(prm["w1"] ** 2))
+
+
+def gradients(prm: dict, xb: np.ndarray, yb: np.ndarray, fb: np.ndarray, vp_weight: float, l2: float) -> dict:
+    """The gradient of `loss` in every parameter. The softmax cross-entropy's gradient in the scores is
+    p - y for any target y whose rows sum to 1, so soft targets need nothing else (targets() renormalises)."""
+    h, p, vp = forward(prm, xb)
+    m, n = yb.shape
+    dsc = (p - yb) / m                            # softmax cross-entropy
+    dvp = vp_weight * 2 * (vp - fb) / (m * n)     # mean squared VP error (scaled)
+    dh = dsc[..., None] * prm["w_win"] + dvp[..., None] * prm["w_vp"]
+    dz = dh * (1 - h * h)
+    return dict(w1=np.einsum("mnh,mnf->hf", dz, xb) + l2 * prm["w1"], b1=dz.sum(axis=(0, 1)),
+                w_win=np.einsum("mn,mnh->h", dsc, h), w_vp=np.einsum("mn,mnh->h", dvp, h),
+                b_vp=np.array(dvp.sum()))
+
+
 def fit(ds: list[dict], hidden: int, epochs: int, seed: int, vp_weight: float, vp_scale: float, lr: float,
-        l2: float) -> dict:
+        l2: float, search_target: float = 0.0, search_min_iters: int = 0) -> dict:
     """Train one network on one or more player counts' positions (minibatches of one count each, in
-    shuffled order); returns the exported weights, with the standardisation folded into the first layer."""
+    shuffled order) on their targets (targets(): the labels, mixed with the search's estimates at weight
+    search_target); returns the exported weights, with the standardisation folded into the first layer."""
     rng = np.random.default_rng(seed)
     F = ds[0]["x"].shape[2]
     flat = np.concatenate([d["x"].reshape(-1, F) for d in ds]).astype(np.float64)
@@ -109,9 +180,8 @@ def fit(ds: list[dict], hidden: int, epochs: int, seed: int, vp_weight: float, v
     del flat
     sets = []
     for d in ds:
-        n = d["x"].shape[1]
-        sets.append(dict(x=((d["x"] - mu) / sd).astype(np.float32), y=np.eye(n, dtype=np.float32)[d["winner"]],
-                         f=(d["final"] / vp_scale).astype(np.float32)))
+        y, f, _ = targets(d, search_target, search_min_iters)
+        sets.append(dict(x=((d["x"] - mu) / sd).astype(np.float32), y=y, f=(f / vp_scale).astype(np.float32)))
     mean_final = float(np.mean(np.concatenate([s["f"].ravel() for s in sets])))
     prm = dict(w1=rng.normal(0, 1 / np.sqrt(F), (hidden, F)), b1=np.zeros(hidden),
                w_win=rng.normal(0, 0.1, hidden), w_vp=rng.normal(0, 0.1, hidden), b_vp=np.array(mean_final))
@@ -122,23 +192,7 @@ def fit(ds: list[dict], hidden: int, epochs: int, seed: int, vp_weight: float, v
                 for idx in np.array_split(rng.permutation(len(st["y"])), max(1, len(st["y"]) // batch))]
         for j in rng.permutation(len(plan)):
             k, idx = plan[j]
-            xb, yb, fb = sets[k]["x"][idx], sets[k]["y"][idx], sets[k]["f"][idx]
-            m, n = yb.shape
-            z = xb @ prm["w1"].T + prm["b1"]            # (m, n, H)
-            h = np.tanh(z)
-            s = h @ prm["w_win"]                          # (m, n)
-            s = s - s.max(axis=1, keepdims=True)
-            p = np.exp(s)
-            p /= p.sum(axis=1, keepdims=True)
-            vp = h @ prm["w_vp"] + prm["b_vp"]            # (m, n)
-            dsc = (p - yb) / m                            # softmax cross-entropy
-            dvp = vp_weight * 2 * (vp - fb) / (m * n)     # mean squared VP error (scaled)
-            dh = dsc[..., None] * prm["w_win"] + dvp[..., None] * prm["w_vp"]
-            dz = dh * (1 - h * h)
-            grads = dict(w1=np.einsum("mnh,mnf->hf", dz, xb) + l2 * prm["w1"], b1=dz.sum(axis=(0, 1)),
-                         w_win=np.einsum("mn,mnh->h", dsc, h), w_vp=np.einsum("mn,mnh->h", dvp, h),
-                         b_vp=np.array(dvp.sum()))
-            opt.step(grads)
+            opt.step(gradients(prm, sets[k]["x"][idx], sets[k]["y"][idx], sets[k]["f"][idx], vp_weight, l2))
         if epoch >= epochs // 2:
             opt.lr *= 0.6
     w1 = prm["w1"] / sd
@@ -148,6 +202,8 @@ def fit(ds: list[dict], hidden: int, epochs: int, seed: int, vp_weight: float, v
 
 
 def evaluate(w: dict, d: dict) -> dict:
+    """The held-out figures of weights w on d's positions: always against the games' real results (the
+    winner and the final VP), whatever targets the weights were trained on."""
     p, vp = value.forward_numpy(w, d["x"].astype(np.float32))
     n = d["x"].shape[1]
     y = np.eye(n)[d["winner"]]
@@ -163,17 +219,20 @@ def train(args) -> None:
     data = load_data(args.data)
     report, sets = {}, {}
     shared = None
+    search = dict(search_target=args.search_target, search_min_iters=args.search_min_iters)
     if args.shared:
         shared = fit([split(d, False) for n, d in sorted(data.items()) if n in args.shared], args.hidden,
-                     args.epochs, args.seed, args.vp_weight, args.vp_scale, args.lr, args.l2)
+                     args.epochs, args.seed, args.vp_weight, args.vp_scale, args.lr, args.l2, **search)
     for n, d in sorted(data.items()):
         tr, ho = split(d, False), split(d, True)
         if args.evaluate_on is not None:
             ho = {k: v[np.isin(ho["file"], args.evaluate_on)] for k, v in ho.items()}
         w = shared if shared is not None and n in args.shared else fit([tr], args.hidden, args.epochs, args.seed + n, args.vp_weight,
-                                                  args.vp_scale, args.lr, args.l2)
+                                                  args.vp_scale, args.lr, args.l2, **search)
         sets[n] = w
         report[n] = dict(train_positions=int(len(tr["winner"])), train_games=int(len(np.unique(tr["game"]))),
+                         search_targets=dict(weight=args.search_target, min_iters=args.search_min_iters,
+                                             positions=targets(tr, **search)[2]),
                          holdout=evaluate(w, ho), train=evaluate(w, tr))
         print(f"{n} players: held-out log loss {report[n]['holdout']['log_loss']:.3f} "
               f"(uniform {report[n]['holdout']['log_loss_uniform']:.3f}), ECE {report[n]['holdout']['ece']:.3f}, "
@@ -216,7 +275,8 @@ def install(sets: dict, args, report: dict) -> None:
                 kept_from_before=kept,
                 command="python3 scripts/train_value.py " + " ".join(sys.argv[1:]),
                 training=dict(seed=args.seed, shared=args.shared, epochs=args.epochs, lr=args.lr, l2=args.l2, vp_weight=args.vp_weight,
-                              vp_scale=args.vp_scale, holdout=f"game id % {HOLDOUT_EVERY} == 0"),
+                              vp_scale=args.vp_scale, search_target=args.search_target,
+                              search_min_iters=args.search_min_iters, holdout=f"game id % {HOLDOUT_EVERY} == 0"),
                 data=sources, games=sum(s["games"] or 0 for s in sources),
                 holdout={str(n): {k: v for k, v in r["holdout"].items() if k != "reliability"}
                          for n, r in report.items()},
@@ -246,6 +306,10 @@ def main() -> None:
     t.add_argument("--shared", type=int, nargs="*", default=None, metavar="N",
                    help="one network shared by these player counts (all with no N: more data per weight); the "
                         "other counts get a network each")
+    t.add_argument("--search-target", type=float, default=0.0, metavar="LAMBDA",
+                   help="the search estimates' weight in the targets, 0..1 (0: the games' results alone)")
+    t.add_argument("--search-min-iters", type=int, default=0, metavar="N",
+                   help="with --search-target: only estimates from searches of at least N iterations")
     t.add_argument("--evaluate-on", type=int, nargs="+", default=None, metavar="K",
                    help="report held-out figures on the games of these --data files only (0-based)")
     t.add_argument("--report", default=None, help="write the full held-out report (with reliability tables) here")
@@ -255,6 +319,8 @@ def main() -> None:
     args = ap.parse_args()
     if getattr(args, "shared", None) == []:
         args.shared = list(value.PLAYER_COUNTS)
+    if args.cmd == "train" and not 0 <= args.search_target <= 1:
+        ap.error(f"--search-target: {args.search_target} must be in 0..1")
     if args.cmd == "generate":
         generate(args, g)
     else:

@@ -126,9 +126,24 @@ def test_a_generation_undecided_at_equal_time_is_not_kept(tmp_path, monkeypatch)
     assert (steps["gate_time"]["decision"], steps["gate_time"]["games"]) == ("undecided", 6)
 
 
+def test_the_value_model_trains_on_the_searches_estimates_when_asked(tmp_path, monkeypatch):
+    fake_games(monkeypatch, lambda task: 0)
+    loop.run_generation(tiny(tmp_path, value=True, value_search_target=0.5), log=lambda m: None)
+    gen = tmp_path / "loop" / "gen-1"
+    val = json.loads((gen / "generation.json").read_text())["steps"]["value"]
+    assert val["command"].endswith("--search-target 0.5") and val["search_target"] == 0.5
+    took, positions = val["search_positions"]["2"]
+    assert 0 < took <= positions          # 2 players: the turn starts whose decision was searched
+    page = (gen / "README.md").read_text()
+    assert (f"mixed with the self-play searches' own estimates at weight 0.5 (training positions with an "
+            f"estimate: 2 players {took} of {positions})") in page
+
+
 def test_bad_settings_are_refused(tmp_path):
     with pytest.raises(loop.LoopError, match="at least 10"):
         loop.run_generation(tiny(tmp_path, games=4))
+    with pytest.raises(loop.LoopError, match="--value-search-target: 1.5 must be in 0..1"):
+        loop.run_generation(tiny(tmp_path, value_search_target=1.5))
     with pytest.raises(loop.LoopError, match="--candidate: search config: policy"):
         loop.run_generation(tiny(tmp_path, candidate="policy=-1"))
 

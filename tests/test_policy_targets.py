@@ -1,6 +1,7 @@
 """Sharp policy targets (issue 25, deliverable 2): policy target pruning and the improved policy on
 constructed root statistics with exact numbers, the targets' entropy on a constructed distribution, and the
 data generator's playout cap randomization (only full-budget decisions recorded, the share, replays)."""
+import json
 import math
 import sys
 from pathlib import Path
@@ -167,6 +168,36 @@ def test_the_value_data_comes_from_the_same_games(tmp_path):
     with np.load(info["value"]) as z:
         assert z["rows"].shape[1] == core.VALUE_FEATURES and (z["pos_players"] == 3).all()
         assert len(z["pos_first"]) > 10 and len(z["row_final"]) == len(z["rows"])
+
+
+def test_the_value_data_holds_the_estimate_of_the_search_made_at_each_turn_start(tmp_path):
+    out = str(tmp_path / "a.npz")
+    info = policy_data.generate(dict(iterations=20, rollout_turns=2), "italia", [2, 3], games=2, seed=4, out=out,
+                                cap=policy_data.PlayoutCap(0.25, 5), value=True)
+    with np.load(info["value"]) as z:
+        d = {k: z[k] for k in z.files}
+    it = d["pos_search_iters"]
+    assert d["row_search_win"].shape == d["row_search_vp"].shape == d["row_final"].shape
+    assert it.shape == d["pos_turn"].shape
+    # searched at the full budget or the cap's fast one, or not at all (one legal move: no search)
+    assert set(it.tolist()) == {0, 5, 20}
+    for n in (2, 3):
+        sel = np.nonzero(d["pos_players"] == n)[0]
+        idx = d["pos_first"][sel][:, None] + np.arange(n)
+        win, vp, searched = d["row_search_win"][idx], d["row_search_vp"][idx], it[sel] > 0
+        assert np.isnan(win[~searched]).all() and np.isnan(vp[~searched]).all()
+        assert ((win[searched] >= 0) & (win[searched] <= 1)).all()
+        assert np.allclose(win[searched].sum(axis=1), 1, atol=1e-5)
+        # the hand formula (2 players) backs up no final-VP estimate; the value model (3 players) does
+        assert np.isnan(vp[searched]).all() if n == 2 else (vp[searched] > 20).all()
+    # a log record from before the estimates (a resumed chunk) reads as having none
+    records = [json.loads(line) for line in open(info["log"])]
+    for k in ("value_search_win", "value_search_vp", "value_search_iters"):
+        del records[0][k]
+    old = policy_data.value_arrays(records)
+    first = old["pos_game"] == records[0]["game_id"]
+    assert (old["pos_search_iters"][first] == 0).all() and np.array_equal(old["pos_search_iters"][~first],
+                                                                          it[d["pos_game"] != records[0]["game_id"]])
 
 
 def test_a_bad_cap_is_refused(tmp_path):

@@ -10,7 +10,8 @@ outputs are there:
    and .value.npz; the chunks' game logs under WORK (large, not committed; a restart resumes them).
 2. training: scripts/train_policy.py on every chunk (weights to ROOT/gen-N/weights) and, with `value`,
    scripts/train_value.py train on the same games (a report of the held-out losses; never installed: the
-   gate does not measure it).
+   gate does not measure it), its targets mixed with the self-play searches' own estimates at weight
+   `value_search_target` (0: the games' results alone; the held-out figures are against the results).
 3. the gate (lab.gate): the candidate (the incumbent's knobs, then `candidate`'s, with the new weights)
    against the incumbent at fixed iterations, stopped by an SPRT; "worse" ends the generation there. Then at
    equal time (seconds per move): the generation is kept only if the test says "better".
@@ -39,7 +40,7 @@ from ..ai.search import SearchConfig, SearchConfigError
 from ..engine.errors import ConcordiaError
 from ..io import safe_read
 from ..io.atomic_write import open_append, write_atomic
-from . import gate, policy_data
+from . import gate, policy_data, selfplay
 from .loop_page import render_page
 
 REPO = Path(__file__).resolve().parents[2]
@@ -71,6 +72,7 @@ class Settings:
     per_count: bool = False
     value: bool = True
     value_epochs: int = 8
+    value_search_target: float = 0.0         # train_value.py --search-target: the search estimates' weight
     # the gate
     candidate: str = "select=puct,policy=1"  # knobs over the incumbent's for the candidate
     gate_board: str = "italia"
@@ -210,6 +212,8 @@ class Generation:
         report = self.dir / "value-training.json"
         cmd = [sys.executable, str(REPO / "scripts" / "train_value.py"), "train", "--data", str(merged), "--seed",
                str(self.s.seed), "--epochs", str(self.s.value_epochs), "--report", str(report)]
+        if self.s.value_search_target > 0:
+            cmd += ["--search-target", str(self.s.value_search_target)]
         if not report.exists():
             self.log(f"gen {self.n}: training the value model (a report; not installed)")
             merge_value_files([policy_data.value_path(c) for c in chunks], merged)
@@ -217,7 +221,11 @@ class Generation:
         full = safe_read.read_json(str(report))
         self.step("value", dict(command=shown(cmd), holdout={n: {k: v for k, v in r["holdout"].items()
                                                                   if k != "reliability"}
-                                                              for n, r in full.items()}))
+                                                              for n, r in full.items()},
+                                search_target=self.s.value_search_target,
+                                # per player count: the training positions that took the search's estimate
+                                search_positions={n: [r.get("search_targets", {}).get("positions", 0),
+                                                      r["train_positions"]] for n, r in full.items()}))
 
     # ------------------------------------------------------------ 3. the gate
     def gate_stage(self, stage: str, budget: dict, max_games: int, seed_start: int) -> dict:
@@ -288,7 +296,8 @@ def merge_value_files(paths: list[str], out: Path) -> None:
     so the held-out games stay whole and train_value.py sees one file)."""
     import numpy as np
     parts = [dict(np.load(p)) for p in paths if Path(p).exists()]
-    parts = [p for p in parts if len(p.get("pos_first", []))]
+    # every part with the search targets (none in a chunk made before them), so the arrays line up
+    parts = [dict(p, **selfplay.search_targets(p)) for p in parts if len(p.get("pos_first", []))]
     if not parts:
         raise LoopError("no value data in the chunks (self-play without --value?)")
     merged, offset = {}, 0
@@ -329,6 +338,8 @@ def run_generation(s: Settings, log=print) -> dict:
     """One whole generation (resumed where it stopped); returns its decision."""
     if s.games < 10:
         raise LoopError(f"--games: {s.games}: at least 10 (game ids 0 and 5 mod 10 are held out)")
+    if not 0 <= s.value_search_target <= 1:
+        raise LoopError(f"--value-search-target: {s.value_search_target} must be in 0..1")
     g = Generation(s, log)
     if "decision" in g.state["steps"]:
         log(f"gen {g.n}: already decided ({g.state['steps']['decision']['verdict']})")

@@ -110,7 +110,8 @@ def _value(val: dict | None, s: dict) -> list[str]:
     if not val:
         return ["The value model: not trained yet.", ""]
     out = ["The value model (scripts/train_value.py on the same games' turn starts; a report only, never "
-           "installed: the gate does not measure it). Held-out games (id % 10 == 0):", "",
+           "installed: the gate does not measure it). " + _value_targets(val) +
+           " Held-out games (id % 10 == 0), against the games' results:", "",
            "| players | positions | log loss | uniform | Brier | ECE | VP MAE |", "|---|---|---|---|---|---|---|"]
     for n, h in val["holdout"].items():
         if not h["positions"]:
@@ -119,6 +120,15 @@ def _value(val: dict | None, s: dict) -> list[str]:
         out.append(f"| {n} | {h['positions']} | {h['log_loss']:.4f} | {h['log_loss_uniform']:.4f} | "
                    f"{h['brier']:.4f} | {h['ece']:.4f} | {h['vp_mae']:.2f} |")
     return out + [""]
+
+
+def _value_targets(val: dict) -> str:
+    weight = val.get("search_target", 0)
+    if not weight:
+        return "Targets: the games' results (the winner, the final VP)."
+    took = ", ".join(f"{n} players {k} of {m}" for n, (k, m) in val.get("search_positions", {}).items())
+    return (f"Targets: the games' results mixed with the self-play searches' own estimates at weight {weight} "
+            f"(training positions with an estimate: {took}).")
 
 
 def _gate(g: dict | None, stage: str) -> list[str]:

@@ -20,7 +20,8 @@ legal_actions() order), the root visits and mean reward of every legal move (0 f
 expanded), the pruned visits and the improved policy (lab.policy_targets), the greedy bot's one-step value
 of every move (the heuristic ordering the learned prior is compared with), the turn, the phase, the seat
 and the player count. With `value`, also every seat's value features at the start of every turn (the value
-model's data, lab.selfplay's format: OUT with .value.npz for .npz).
+model's data, lab.selfplay's format: OUT with .value.npz for .npz) and, when the decision made there was
+searched (full or fast), that search's estimate as soft targets for the value model (SearchEstimates).
 
 Files: OUT.games.jsonl, the log (one record per game, appended as each game ends; a restart plays only
 the missing game ids); OUT, the npz built from the log; OUT.json, what was asked and made, with the
@@ -38,7 +39,7 @@ import numpy as np
 
 from .. import core
 from ..ai.bots import Bot, play_game
-from ..ai.search import SearchConfig, SearchConfigError, search, search_raw
+from ..ai.search import SearchConfig, SearchConfigError, effective_eval, search, search_raw
 from ..engine.errors import ConcordiaError
 from ..io.atomic_write import write_atomic
 from . import jobs as _jobs
@@ -58,16 +59,63 @@ class PlayoutCap:
     fast: int = 200
 
 
+class SearchEstimates(selfplay.TurnStarts):
+    """The value features at every turn start (TurnStarts) and the estimate of the search that decides there
+    (the deciding seat's, if that decision is searched: RecordingSearch calls `searched`): every seat's win
+    share and expected final VP, and the search's iterations; NaN and 0 where the decision was not searched.
+
+    The figures are the root's own means over the search's iterations (the core's `seat_win`, `seat_vp`),
+    not the final-result model's (ai/outcome.py): a target the value model learns should not pass through a
+    map fitted on another data set, and the raw means sum to 1 over the seats by construction (every
+    iteration backs up a distribution: the value model's softmax, the leader's 1 by the hand formula, or the
+    winner's 1 at the game's end). Under the hand formula (2 players by default) the backed-up VP is not on
+    the final score's scale (the score now plus a share of the position's potential: about 15 VP at the
+    opening of 2-player Italia, where games end above 100), so that search's VP is left out (NaN); its win
+    share is kept."""
+
+    def __init__(self):
+        super().__init__()
+        self.win, self.vp, self.iters = [], [], []
+        self.at_turn_start = False
+
+    def before(self, state) -> None:
+        taken = len(self.turns)
+        super().before(state)
+        # only the decision right after a turn start (the next before() call closes the window)
+        self.at_turn_start = len(self.turns) > taken
+        if self.at_turn_start:
+            self.win.append([np.nan] * state.n_players)
+            self.vp.append([np.nan] * state.n_players)
+            self.iters.append(0)
+
+    def searched(self, raw: dict, eval_kind: str) -> None:
+        """The decision now was searched (raw: the core's answer; eval_kind: its effective evaluation)."""
+        if self.at_turn_start:
+            self.win[-1] = raw["seat_win"]
+            if eval_kind == "net":
+                self.vp[-1] = raw["seat_vp"]
+            self.iters[-1] = raw["iterations"]
+
+    def record(self) -> dict:
+        """The log record's fields (lab.selfplay's record format, under value_ names)."""
+        return dict(value_turns=self.turns, value_feats=_pack(np.stack(self.taken)),
+                    value_search_win=_pack(np.array(self.win)), value_search_vp=_pack(np.array(self.vp)),
+                    value_search_iters=self.iters)
+
+
 class RecordingSearch(Bot):
     """A search bot that keeps, at each decision it searches at the full budget, what the policy is trained
-    on. `counts` tallies the searched decisions: full and fast."""
+    on, and tells `estimates` (SearchEstimates, if given) of every search it makes. `counts` tallies the
+    searched decisions: full and fast."""
     kind = "ismcts"
 
-    def __init__(self, seed: int, search: dict, rows: list, cap: PlayoutCap | None = None):
+    def __init__(self, seed: int, search: dict, rows: list, cap: PlayoutCap | None = None,
+                 estimates: SearchEstimates | None = None):
         super().__init__(seed)
         self.search = search
         self.rows = rows
         self.cap = cap
+        self.estimates = estimates
         # its own generator: the draws do not shift the search seeds, and replay with the seat's seed
         self.cap_rng = random.Random(f"playout-cap/{seed}")
         self.counts = dict(full=0, fast=0)
@@ -95,6 +143,8 @@ class RecordingSearch(Bot):
             move = raw["children"][0]["action"]
         if full:
             self.rows.append(decision_row(state, legal, raw, config, game.decider))
+        if self.estimates is not None:
+            self.estimates.searched(raw, effective_eval(config.eval, game.n_players))
         return move
 
 
@@ -145,8 +195,8 @@ def play_task(task: dict) -> dict:
     t0 = time.process_time()
     cap = PlayoutCap(**task["cap"]) if task.get("cap") else None
     rows: list = []
-    bots = [RecordingSearch(deal * 8 + s, task["search"], rows, cap) for s in range(players)]
-    watch = selfplay.TurnStarts() if task.get("value") else None
+    watch = SearchEstimates() if task.get("value") else None
+    bots = [RecordingSearch(deal * 8 + s, task["search"], rows, cap, watch) for s in range(players)]
     played = play_game(bots, board, deal, watch=watch)
     rec = dict(task, board=board, players=players, decisions=len(rows),
                full=sum(b.counts["full"] for b in bots), fast=sum(b.counts["fast"] for b in bots),
@@ -161,7 +211,7 @@ def play_task(task: dict) -> dict:
         rec[k] = _pack(np.concatenate([r[k] for r in rows]) if rows else
                        np.zeros((0, core.POLICY_FEATURES) if k == "feats" else 0, np.float32))
     if watch is not None:
-        rec.update(value_turns=watch.turns, value_feats=_pack(np.stack(watch.taken)))
+        rec.update(watch.record())
     return rec
 
 
@@ -223,9 +273,12 @@ def arrays(records: list[dict]) -> dict[str, np.ndarray]:
 
 
 def value_arrays(records: list[dict]) -> dict[str, np.ndarray]:
-    """The value model's training file (lab.selfplay's format) from the same games' turn starts."""
+    """The value model's training file (lab.selfplay's format) from the same games' turn starts, with the
+    search targets (a record logged before they were, e.g. in a resumed chunk, has no estimate)."""
     kept = [dict(game_id=g["game_id"], board=g["board"], players=g["players"], winner=g["winner"],
-                 final=g["final"], turns=g["value_turns"], feats=g["value_feats"])
+                 final=g["final"], turns=g["value_turns"], feats=g["value_feats"],
+                 search_win=g.get("value_search_win"), search_vp=g.get("value_search_vp"),
+                 search_iters=g.get("value_search_iters"))
             for g in records if not g.get("truncated") and "value_feats" in g]
     return selfplay.arrays(kept) if kept else {}
 

@@ -10,6 +10,13 @@ turn: every seat's features (the core's `value_features_of`); the labels are the
 broken as the rules do) and every seat's final VP. A game stopped at the turn cap is logged (so a
 restart does not play it again) but kept out of the data.
 
+The npz: `rows` (one per position and seat, seats in order) and `row_final`; per position `pos_first` (its
+first row), `pos_game`, `pos_players`, `pos_board`, `pos_winner`, `pos_turn`. Data from searching bots
+(lab.policy_data) may also hold the search's estimate at each position (SEARCH_TARGETS): `row_search_win`
+and `row_search_vp` (every seat's win share and expected final VP as the deciding seat's search saw them;
+NaN where there is none) and `pos_search_iters` (that search's iterations; 0: no estimate). A file without
+them reads as having no estimate anywhere (search_targets).
+
 Files: OUT.games.jsonl, the log (appended as each game ends; a restart plays only the missing game
 ids); OUT, the npz written from the log once every game is in; OUT.json, what was asked and made.
 """
@@ -30,6 +37,7 @@ from ..io.atomic_write import write_atomic
 from . import jobs as _jobs
 
 BOARDS = ("imperium", "italia", "creta", "aegyptus")
+SEARCH_TARGETS = ("row_search_win", "row_search_vp", "pos_search_iters")   # optional arrays (arrays())
 
 
 class SelfPlayError(ConcordiaError):
@@ -118,15 +126,43 @@ def play(bot: str, games: int, seed: int, first_id: int = 0, log: str | None = N
         raise SelfPlayError(str(e)) from None
 
 
+def no_estimates(rows: int, positions: int) -> dict[str, np.ndarray]:
+    """Search targets saying "no estimate" for so many rows and positions: NaN win shares and VP, 0
+    iterations."""
+    return dict(row_search_win=np.full(rows, np.nan, np.float32), row_search_vp=np.full(rows, np.nan, np.float32),
+                pos_search_iters=np.zeros(positions, np.int32))
+
+
+def search_targets(z) -> dict[str, np.ndarray]:
+    """A value file's search targets (z: its arrays); a file without them (older, or played by bots that do
+    not search) has no estimate anywhere."""
+    if all(k in z for k in SEARCH_TARGETS):
+        return {k: z[k] for k in SEARCH_TARGETS}
+    return no_estimates(len(z["rows"]), len(z["pos_first"]))
+
+
+def record_estimates(g: dict, positions: int, seats: int) -> dict[str, np.ndarray]:
+    """One game record's search targets, as the file holds them (no estimate for a record without them)."""
+    if g.get("search_win") is None:
+        return no_estimates(positions * seats, positions)
+    return dict(row_search_win=unpack(g["search_win"]).ravel(), row_search_vp=unpack(g["search_vp"]).ravel(),
+                pos_search_iters=np.array(g["search_iters"], np.int32))
+
+
 def arrays(records: list[dict]) -> dict[str, np.ndarray]:
-    """The training file's arrays from finished games' records (truncated games left out)."""
+    """The training file's arrays from finished games' records (truncated games left out). Records with
+    `search_win`, `search_vp` (packed, positions x seats) and `search_iters` add the search targets
+    (SEARCH_TARGETS); a record without them, beside such records, counts as having no estimate."""
     rows, row_final = [], []
+    search = {k: [] for k in SEARCH_TARGETS}
     pos = {k: [] for k in ("pos_first", "pos_game", "pos_players", "pos_board", "pos_winner", "pos_turn")}
     r = 0
     for g in records:
         if g.get("truncated"):
             continue
         feats = unpack(g["feats"])
+        for k, v in record_estimates(g, len(g["turns"]), g["players"]).items():
+            search[k].append(v)
         for t, f in zip(g["turns"], feats):
             pos["pos_first"].append(r)
             pos["pos_game"].append(g["game_id"])
@@ -143,6 +179,8 @@ def arrays(records: list[dict]) -> dict[str, np.ndarray]:
     out = dict(rows=np.concatenate(rows).astype(np.float32) if rows else np.zeros((0, width), np.float32),
                row_final=np.array(row_final, np.float32))
     out.update({k: np.array(v, types[k]) for k, v in pos.items()})
+    if any(g.get("search_win") is not None for g in records if not g.get("truncated")):
+        out.update({k: np.concatenate(v) for k, v in search.items()})
     return out
 
 

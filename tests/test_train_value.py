@@ -1,0 +1,185 @@
+"""scripts/train_value.py's search targets (issue 25, deliverable 3): the soft-target gradient against a
+numerical one, a weight of 0 training exactly as the labels alone, a weight of 1 moving the predictions to a
+known target distribution while the held-out figures stay on the real results; and value files without
+search estimates (older ones) still loading, training and merging (tiny synthetic data)."""
+import json
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from concordia_ai import core
+from concordia_ai.ai import value
+from concordia_ai.lab import loop, selfplay
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "scripts"))
+
+import train_value  # noqa: E402
+
+FIT = dict(hidden=4, epochs=4, seed=3, vp_weight=1.0, vp_scale=50.0, lr=3e-3, l2=1e-4)
+
+
+def positions(n: int, m: int, seed: int = 5, features: int = 6) -> dict:
+    """m random positions of n seats, with random search estimates from searches of 20 iterations."""
+    rng = np.random.default_rng(seed)
+    return dict(x=rng.normal(0, 1, (m, n, features)).astype(np.float32), winner=rng.integers(0, n, m),
+                final=rng.normal(100, 20, (m, n)).astype(np.float32), game=np.arange(m) // 10,
+                search_win=rng.dirichlet(np.ones(n), m).astype(np.float32),
+                search_vp=rng.normal(90, 10, (m, n)).astype(np.float32), search_iters=np.full(m, 20, np.int32))
+
+
+def same(a: dict, b: dict) -> bool:
+    return a.keys() == b.keys() and all(np.array_equal(a[k], b[k]) for k in a)
+
+
+# ---------------------------------------------------------------- the gradient with soft targets
+
+def test_the_gradient_with_soft_targets_matches_a_numerical_one():
+    rng = np.random.default_rng(1)
+    m, n, F, H = 5, 3, 4, 3
+    prm = dict(w1=rng.normal(0, 0.7, (H, F)), b1=rng.normal(0, 0.3, H), w_win=rng.normal(0, 0.8, H),
+               w_vp=rng.normal(0, 0.8, H), b_vp=np.array(0.4))
+    xb = rng.normal(0, 1, (m, n, F))
+    yb = rng.dirichlet(np.ones(n), m)          # soft targets: every row a distribution, none one-hot
+    fb = rng.normal(1.5, 0.3, (m, n))
+    args = (xb, yb, fb, 0.7, 0.01)
+    grads = train_value.gradients(prm, *args)
+    eps = 1e-6
+    for k, arr in prm.items():
+        numeric = np.zeros_like(arr)
+        for i in np.ndindex(arr.shape):
+            keep = arr[i]
+            arr[i] = keep + eps
+            up = train_value.loss(prm, *args)
+            arr[i] = keep - eps
+            down = train_value.loss(prm, *args)
+            arr[i] = keep
+            numeric[i] = (up - down) / (2 * eps)
+        assert np.allclose(grads[k], numeric, rtol=1e-6, atol=1e-9), k
+
+
+def test_the_targets_mix_the_result_and_the_renormalised_estimate_where_one_is_good_enough():
+    d = dict(x=np.zeros((4, 2, 1), np.float32), winner=np.array([1, 1, 0, 1]),
+             final=np.array([[40, 60]] * 4, np.float32),
+             search_win=np.array([[1.6, 0.4], [1.6, 0.4], [np.nan, np.nan], [1.6, 0.4]], np.float32),
+             search_vp=np.array([[70, 50], [np.nan, np.nan], [np.nan, np.nan], [70, 50]], np.float32),
+             search_iters=np.array([200, 200, 0, 5], np.int32))
+    y, f, took = train_value.targets(d, 0.5, search_min_iters=100)
+    # position 0: both mixed (the win share 0.8/0.2 once renormalised); 1: the win share only (no VP
+    # estimate); 2: no estimate; 3: an estimate from 5 iterations, under the floor of 100
+    assert np.allclose(y, [[0.4, 0.6], [0.4, 0.6], [1, 0], [0, 1]])
+    assert np.allclose(f, [[55, 55], [40, 60], [40, 60], [40, 60]])
+    assert took == 2
+    y0, f0, took0 = train_value.targets(d)
+    assert np.array_equal(y0, np.eye(2, dtype=np.float32)[d["winner"]]) and f0 is d["final"] and took0 == 0
+
+
+# ---------------------------------------------------------------- training
+
+@pytest.mark.parametrize("counts", [[2], [2, 3]])
+def test_a_weight_of_zero_trains_exactly_as_the_labels_alone(counts):
+    with_estimates = [positions(n, 700, seed=n) for n in counts]
+    labels_only = [{k: v for k, v in d.items() if not k.startswith("search_")} for d in with_estimates]
+    before = train_value.fit(labels_only, **FIT)
+    assert same(train_value.fit(with_estimates, **FIT, search_target=0.0), before)
+    # estimates under the iteration floor count as none
+    assert same(train_value.fit(with_estimates, **FIT, search_target=0.5, search_min_iters=21), before)
+    assert not same(train_value.fit(with_estimates, **FIT, search_target=0.5, search_min_iters=20), before)
+
+
+def known_estimates(m: int = 2000) -> dict:
+    """2-player positions where seat 1 always won with 40 VP to 60, and every search said seat 0 wins 80 %
+    (given unnormalised) and ends on 70 VP to 50; feature 0 tells the seats apart."""
+    d = positions(2, m, seed=7)
+    d["x"][:, :, 0] = [0.0, 1.0]
+    d.update(winner=np.ones(m, np.int64), final=np.tile(np.float32([40, 60]), (m, 1)),
+             search_win=np.tile(np.float32([1.6, 0.4]), (m, 1)), search_vp=np.tile(np.float32([70, 50]), (m, 1)))
+    return d
+
+
+def test_a_weight_of_one_moves_the_predictions_to_the_searches_and_the_holdout_stays_on_the_results():
+    d = known_estimates()
+    fit = dict(FIT, hidden=4, epochs=40, lr=0.03)
+    predicted = {}
+    for lam in (0.0, 0.5, 1.0):
+        w = train_value.fit([d], **fit, search_target=lam)
+        p, vp = value.forward_numpy(w, d["x"])
+        predicted[lam] = (p[:, 0].mean(), vp.mean(axis=0))
+        # held out: against the game's results (seat 1 won with 60 VP), never against the estimates
+        ev = train_value.evaluate(w, d)
+        assert ev["log_loss"] == pytest.approx(-np.mean(np.log(p[:, 1])), rel=1e-6)
+        assert ev["vp_mae"] == pytest.approx(np.mean(np.abs(vp - [40, 60])), rel=1e-5)
+    # P(seat 0 wins): the labels say 0, the searches 0.8, half of each 0.4; VP likewise
+    assert predicted[0.0][0] < 0.05
+    assert predicted[0.5][0] == pytest.approx(0.4, abs=0.02)
+    assert predicted[1.0][0] == pytest.approx(0.8, abs=0.02)
+    assert np.allclose(predicted[0.0][1], [40, 60], atol=1)
+    assert np.allclose(predicted[0.5][1], [55, 55], atol=1)
+    assert np.allclose(predicted[1.0][1], [70, 50], atol=1)
+
+
+# ---------------------------------------------------------------- files with and without estimates
+
+def records(games: int, search: bool, features: int = 5) -> list[dict]:
+    """Finished 3-player games of 4 turn starts as lab.selfplay logs them; with `search`, with estimates
+    (seat 0 at 0.5 from 200 iterations)."""
+    rng = np.random.default_rng(games)
+    out = []
+    for g in range(games):
+        rec = dict(game_id=g, board="italia", players=3, winner=g % 3, final=[90, 100, 110], turns=[0, 1, 2, 3],
+                   feats=selfplay._pack(rng.normal(0, 1, (4, 3, features))))
+        if search:
+            rec.update(search_win=selfplay._pack(np.tile([0.5, 0.3, 0.2], (4, 1))),
+                       search_vp=selfplay._pack(np.tile([95.0, 100.0, 105.0], (4, 1))), search_iters=[200] * 4)
+        out.append(rec)
+    return out
+
+
+def save(path: Path, data: dict) -> str:
+    np.savez(path, **data)
+    return str(path)
+
+
+def test_a_file_without_estimates_loads_as_having_none_and_trains_as_the_labels(tmp_path):
+    old = selfplay.arrays(records(20, search=False))
+    assert not set(selfplay.SEARCH_TARGETS) & set(old)      # the format as before: no new arrays
+    d = train_value.load_data([save(tmp_path / "old.npz", old)])[3]
+    assert d["search_win"].shape == d["search_vp"].shape == (80, 3)
+    assert np.isnan(d["search_win"]).all() and np.isnan(d["search_vp"]).all() and (d["search_iters"] == 0).all()
+    assert same(train_value.fit([d], **FIT, search_target=1.0), train_value.fit([d], **FIT))
+
+
+def test_records_with_and_without_estimates_make_one_file(tmp_path):
+    new, old = records(2, search=True), records(3, search=False)
+    mixed = selfplay.arrays(new + old[2:])      # a resumed log: a game logged before the estimates were
+    assert (mixed["pos_search_iters"] == [200] * 8 + [0] * 4).all()
+    assert np.allclose(mixed["row_search_win"][:24].reshape(8, 3), [0.5, 0.3, 0.2])
+    assert np.isnan(mixed["row_search_win"][24:]).all() and np.isnan(mixed["row_search_vp"][24:]).all()
+    # the loop merges chunks made before and after: the old one's positions have no estimate
+    paths = [save(tmp_path / "new.npz", selfplay.arrays(new)), save(tmp_path / "old.npz", selfplay.arrays(old))]
+    loop.merge_value_files(paths, tmp_path / "merged.npz")
+    with np.load(tmp_path / "merged.npz") as z:
+        assert (z["pos_search_iters"] == [200] * 8 + [0] * 12).all() and len(z["row_search_vp"]) == 60
+        assert np.isnan(z["row_search_vp"][24:]).all() and (z["row_search_vp"][:3] == [95, 100, 105]).all()
+
+
+def test_the_command_records_the_weight_and_floor_and_refuses_a_bad_weight(tmp_path, monkeypatch):
+    data = save(tmp_path / "d.npz", selfplay.arrays(records(30, search=True, features=core.VALUE_FEATURES)))
+    report = tmp_path / "report.json"
+    monkeypatch.setattr(value, "DATA_DIR", tmp_path / "installed")
+    monkeypatch.setattr(value, "WEIGHTS", tmp_path / "installed" / "weights.npz")
+    monkeypatch.setattr(value, "META", tmp_path / "installed" / "weights.json")
+    monkeypatch.setattr(sys, "argv", ["train_value.py", "train", "--data", data, "--epochs", "1", "--hidden", "2",
+                                      "--search-target", "0.25", "--search-min-iters", "100", "--shared",
+                                      "--report", str(report), "--install"])
+    train_value.main()
+    took = json.loads(report.read_text())["3"]["search_targets"]
+    assert took == dict(weight=0.25, min_iters=100, positions=108)      # 27 training games x 4 turn starts
+    training = json.loads(value.META.read_text())["training"]
+    assert training["search_target"] == 0.25 and training["search_min_iters"] == 100
+    monkeypatch.setattr(sys, "argv", ["train_value.py", "train", "--data", data, "--search-target", "1.5"])
+    with pytest.raises(SystemExit) as e:
+        train_value.main()
+    assert e.value.code == 2
