@@ -6,24 +6,26 @@ Prints human lines, then ONE JSON object on the last line.
 
 Every rate is the median of --reps repetitions of one single-threaded search (jobs=1, one core), timed by
 the core itself with clock() (CPU time). Configurations measured:
-  default   SearchConfig() defaults (the value model at the cut-off, rollout_turns=8, random rollouts, root floor)
-  hand      the earlier default: eval="hand", root_floor=0
-  full      rollout_turns=0: uniformly random rollouts to the end of the game
+  default   SearchConfig() defaults: PUCT with the learned prior, c_puct 0.25, the value model at the cut-off
+            (rollout_turns=8, random rollouts, root floor)
+  ucb       the default before 2026-12-04 (search.UCB_DEFAULT): select="ucb", no prior
+  hand      the default before the value model: UCB, eval="hand", root_floor=0
+  full      rollout_turns=0: uniformly random rollouts to the end of the game, otherwise the defaults
   greedy    rollout="greedy" (epsilon-greedy one-step lookahead), otherwise the defaults
-  net       eval="net": the value model judges the cut-off instead of the hand formula
+  net       eval="net": the value model judges the cut-off (also with 2 players), otherwise the defaults
   net_r2    eval="net", rollout_turns=2
-  policy    policy=1.0: the learned prior in the tree (PUCT term, prior-sampled expansion), else the defaults
-  policy_ro rollout="policy": rollout moves drawn from the prior (on top of policy=1.0)
+  policy    UCB with the learned prior in the tree (PUCT term, prior-sampled expansion)
+  policy_ro the same with rollout="policy": rollout moves drawn from the prior
   puct      select="puct" with a uniform prior (children made at a node's second visit, PUCT with first-play urgency)
   puct_heur select="puct", prior=true: the heuristic's prior (softmax of the greedy values), once per node
-  puct_pol  select="puct", policy=1.0: the learned prior, once per node
+  puct_pol  select="puct", policy=1.0: the learned prior, once per node (the default's selection)
 The value model's forward pass (every seat of one state) and the policy's prior over every legal move are
 also timed on their own, at both positions. The policy rows need the shipped policy weights
 (concordia_ai/data/policy/); without them they are left out and the reason is printed.
 The mid-game position is reached by heuristic bots from --seed, stopped at the first 'play' decision of
 turn --mid-turn or later.
 
-    python3 scripts/bench_search.py --compare default,policy,puct,puct_heur,puct_pol --reps 9
+    python3 scripts/bench_search.py --compare ucb,default,policy,puct,puct_heur --reps 9
 
 --compare measures only the named configurations, at the opening, alternating them search by search (one
 search of each per round, --reps rounds), so that a change of load falls on all of them alike; it prints the
@@ -51,18 +53,19 @@ from concordia_ai.ai.search import SearchConfig, search  # noqa: E402
 
 CONFIGS = {
     "default": dict(),
+    "ucb": dict(select="ucb", policy=0.0),
     "full": dict(rollout_turns=0),
     "greedy": dict(rollout="greedy"),
-    "hand": dict(eval="hand", root_floor=0.0),
+    "hand": dict(select="ucb", policy=0.0, eval="hand", root_floor=0.0),
     "net": dict(eval="net"),
     "net_r2": dict(eval="net", rollout_turns=2),
-    "policy": dict(policy=1.0),
-    "policy_ro": dict(policy=1.0, rollout="policy"),
-    "puct": dict(select="puct"),
-    "puct_heur": dict(select="puct", prior=True),
+    "policy": dict(select="ucb", policy=1.0),
+    "policy_ro": dict(select="ucb", policy=1.0, rollout="policy"),
+    "puct": dict(select="puct", policy=0.0),
+    "puct_heur": dict(select="puct", policy=0.0, prior=True),
     "puct_pol": dict(select="puct", policy=1.0),
 }
-POLICY_CONFIGS = ("policy", "policy_ro", "puct_pol")
+POLICY_CONFIGS = ("default", "full", "greedy", "net", "net_r2", "policy", "policy_ro", "puct_pol")
 
 
 def mid_game(board: str, players: int, seed: int, turn: int) -> Game:

@@ -22,7 +22,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from concordia_ai.ai.search import TABLE_FOCUS, SearchConfig, search  # noqa: E402
+from concordia_ai.ai.search import TABLE_SEARCH, SearchConfig, search  # noqa: E402
 from concordia_ai.engine.game import Game  # noqa: E402
 from concordia_ai.io import safe_read  # noqa: E402
 from concordia_ai.io.atomic_write import write_atomic  # noqa: E402
@@ -34,7 +34,7 @@ BOARDS = ("imperium", "italia", "creta", "aegyptus")
 
 def one(task: dict) -> dict:
     game = Game.new(task["board"], task["players"], task["seed"])
-    r = search(game, SearchConfig(seconds=task["seconds"], iterations=0, focus=TABLE_FOCUS, seed=task["seed"]))
+    r = search(game, SearchConfig(**{**TABLE_SEARCH, "seconds": task["seconds"], "iterations": 0, "seed": task["seed"]}))
     top = r.turns[0]
     return dict(task, win=top.win, win_se=top.win_se, vp=top.vp, seats=top.seats, turn=top.texts)
 

@@ -15,7 +15,7 @@ turn starts rarely fall on it). Game g is dealt on board g % 4 with --players se
 POOL: the search at three budgets, the hand-formula search of the training data, the heuristic, the greedy
 bot and the two plan bots, so the positions are not self-play of one bot. --per-game turn starts are drawn
 from the game (seeded), the game is played to its end, and every drawn position is searched once per budget in
---budgets (CPU seconds of one search thread, the hint's settings otherwise: focus TABLE_FOCUS, eval auto).
+--budgets (CPU seconds of one search thread, the hint's settings otherwise: search.TABLE_SEARCH, eval auto).
 
 One record per game goes to --log as it ends (lab/jobs.py: a rerun plays only the missing games). Each record
 holds the final scores and the winner, and per position: the horizon, the position's own evaluations (hand
@@ -39,7 +39,7 @@ sys.path.insert(0, str(ROOT))
 from concordia_ai import core  # noqa: E402
 from concordia_ai.ai import outcome, value  # noqa: E402
 from concordia_ai.ai.bots import BotSpecError, make_bot, parse_spec, play_game  # noqa: E402
-from concordia_ai.ai.search import (TABLE_FOCUS, SearchConfig, effective_eval, end_advantage,  # noqa: E402
+from concordia_ai.ai.search import (TABLE_SEARCH, SearchConfig, effective_eval, end_advantage,  # noqa: E402
                                     follows_ranking_rule, only_turn, search)
 from concordia_ai.engine.game import Game  # noqa: E402
 from concordia_ai.engine.errors import ConcordiaError  # noqa: E402
@@ -126,7 +126,7 @@ def search_position(g: Game, budgets: list[float], knobs: dict, seed: int) -> di
     the raw figures of every whole turn the final choice looked at."""
     out = {}
     for b in budgets:
-        config = SearchConfig(**{**dict(focus=TABLE_FOCUS, jobs=1), **knobs, "seconds": b, "iterations": 0,
+        config = SearchConfig(**{**TABLE_SEARCH, "jobs": 1, **knobs, "seconds": b, "iterations": 0,
                                  "seed": seed})
         res = search(g, config)
         looked = [t for t in res.turns if t.candidate or t.chosen]

@@ -128,11 +128,11 @@ def test_a_misspelt_city_in_a_list_file_is_quoted_with_its_line(tmp_path):
 
 # ---------------------------------------------------------------- 10. review: no best line that is the played turn
 def test_review_shows_no_best_line_that_is_the_played_turn(tmp_path):
-    from concordia_ai.ai.search import SearchConfig, search
+    from concordia_ai.ai.search import TABLE_SEARCH, SearchConfig, search
     from concordia_ai.ai.turns import recorded_turns
     from concordia_ai.table import review as rv
     g = Game.new("imperium", 3, seed=11, names=["Ann", "Bob", "Cid"])
-    config = SearchConfig(iterations=300, seed=0, focus=0.25)     # the table's footing (TABLE_FOCUS)
+    config = SearchConfig(iterations=300, seed=0, **TABLE_SEARCH)     # the table's footing
     top = search(g, config).turns[0]
     f = tmp_path / "g.json"
     gf = GameFile.create(str(f), g)

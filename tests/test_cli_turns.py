@@ -9,7 +9,7 @@ from concordia_ai.cli.app import UserError
 from concordia_ai.engine.game import CHANCE, Game
 from concordia_ai.table.game_file import GameFile
 from concordia_ai.ai import outcome
-from concordia_ai.ai.search import SearchConfig, TurnCandidate, merge_turns, rank_turns, search, win_se
+from concordia_ai.ai.search import TABLE_SEARCH, SearchConfig, TurnCandidate, merge_turns, rank_turns, search, win_se
 from concordia_ai.ai.turns import (
     hint_warnings,
     line_after,
@@ -167,12 +167,12 @@ def test_hint_warnings_in_words():
 
 def test_budget_helper():
     opts, text = search_budget(None, None, None, default_jobs=4)
-    assert opts == {"seconds": 3.0, "iterations": 0, "jobs": 4, "focus": 0.25}
+    assert opts == {"seconds": 3.0, "iterations": 0, "jobs": 4, **TABLE_SEARCH}
     assert text.startswith("3 s of CPU time in each of 4 search threads")
     opts, text = search_budget(None, 500, None)
-    assert opts == {"iterations": 500, "seconds": 0.0, "jobs": 1, "focus": 0.25} and text == "500 iterations in each of 1 search thread"
+    assert opts == {"iterations": 500, "seconds": 0.0, "jobs": 1, **TABLE_SEARCH} and text == "500 iterations in each of 1 search thread"
     opts, _ = search_budget(None, None, 2, {"iterations": 400, "c": 0.5, "focus": 0.0})
-    assert opts == {"iterations": 400, "c": 0.5, "jobs": 2, "focus": 0.0}     # a bot spec's own focus counts
+    assert opts == {**TABLE_SEARCH, "iterations": 400, "c": 0.5, "jobs": 2, "focus": 0.0}   # a bot spec's own focus counts
     for args in ((0.0, None, None), (None, 0, None), (1.0, 5, None), (float("nan"), None, None)):
         with pytest.raises(UserError):
             search_budget(*args)

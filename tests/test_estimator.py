@@ -6,7 +6,7 @@ import json
 import pytest
 
 from concordia_ai import core
-from concordia_ai.ai.search import SearchConfig, best_move, search, turn_end_key
+from concordia_ai.ai.search import TABLE_SEARCH, SearchConfig, best_move, search, turn_end_key
 from concordia_ai.ai.turns import judge_turn, recorded_turns
 from concordia_ai.engine.game import Game
 from concordia_ai.table import review as rv
@@ -14,7 +14,7 @@ from concordia_ai.table.game_file import GameFile
 from cli_helpers import run
 from positions import heuristic_mid_game
 
-CFG = SearchConfig(iterations=2400, seed=5, focus=0.25)
+CFG = SearchConfig(iterations=2400, seed=5, **TABLE_SEARCH)
 
 
 @pytest.fixture(scope="module")
@@ -50,7 +50,7 @@ def test_a_listed_turn_named_keeps_its_rank_and_figures(mid_game):
 
 
 def test_an_unlisted_turn_is_searched_beside_the_candidates(mid_game):
-    r = search(mid_game, SearchConfig(iterations=2400, seed=5, focus=0.25))
+    r = search(mid_game, SearchConfig(iterations=2400, seed=5, **TABLE_SEARCH))
     listed = set(keys(mid_game, r.turns))
     # a legal whole turn the search did not list: the k-th legal move (or the last) at every step
     for k in range(40):
@@ -91,7 +91,7 @@ def test_named_turns_are_checked_by_the_core(mid_game):
 
 
 def test_same_seed_and_budget_same_answer_with_threads(mid_game):
-    cfg = SearchConfig(iterations=1200, seed=3, focus=0.25, jobs=2)
+    cfg = SearchConfig(iterations=1200, seed=3, **TABLE_SEARCH, jobs=2)
     answers = set()
     for _ in range(3):
         r = search(mid_game, cfg)
@@ -108,7 +108,7 @@ def test_the_hint_top_turn_played_and_reviewed_is_graded_best(tmp_path, mid_game
     gf = GameFile.load(str(f))
     assert gf.moves[-len(hint["turns"][0]["moves"]):] == hint["turns"][0]["moves"]
     rt = recorded_turns(Game.from_json(gf.initial), gf.moves)[-1]
-    rec = rv.review_turn(gf.initial, gf.moves, rt, SearchConfig(iterations=1600, seed=4, focus=0.25))
+    rec = rv.review_turn(gf.initial, gf.moves, rt, SearchConfig(iterations=1600, seed=4, **TABLE_SEARCH))
     assert rec["rank"] == 1 and rec["lossWin"] == 0.0 and rec["lossVp"] == 0.0 and rec["inList"]
     assert rec["best"] == hint["turns"][0]["moves"]
 

@@ -22,9 +22,11 @@ def core_without_weights_after():
 
 
 def tiny(tmp_path, **over) -> loop.Settings:
-    """About 10 s of CPU: 10 two-player games at 30 iterations (a quarter recorded), a 10-game gate."""
+    """About 10 s of CPU: 10 two-player games at 30 iterations (a quarter recorded), a 10-game gate; the first
+    incumbent the UCB search without a prior (at 30 iterations the default PUCT search can stall a 2-player game
+    until the turn cap, and the held-out games would be missing)."""
     s = dict(root=str(tmp_path / "loop"), work=str(tmp_path / "work"), install_dir=str(tmp_path / "installed"),
-             games=10, chunk=5, players="2", search="iterations=30,rollout_turns=2", cap_fast=10, steps=40,
+             incumbent="select=ucb,policy=0", games=10, chunk=5, players="2", search="iterations=30,rollout_turns=2", cap_fast=10, steps=40,
              hidden=4, value=False, gate_players=2, gate_iterations=30, gate_games=10, gate_seconds=0.002,
              gate_time_games=10, gate_delta=0.4, gate_alpha=0.1, gate_beta=0.1)
     s.update(over)
@@ -45,7 +47,7 @@ def test_a_tiny_generation_runs_end_to_end_and_its_verdict_follows_the_gate(tmp_
             str(tmp_path / "installed"), "--games", "10", "--chunk", "5", "--players", "2", "--search",
             "iterations=30,rollout_turns=2", "--cap-fast", "10", "--steps", "40", "--hidden", "4",
             "--gate-players", "2", "--gate-iterations", "30", "--gate-games", "6", "--gate-seconds", "0.002",
-            "--gate-time-games", "6"]
+            "--gate-time-games", "6", "--incumbent", "select=ucb,policy=0"]
     decision = loop_script.main(argv)
     gen = tmp_path / "loop" / "gen-1"
     state = json.loads((gen / "generation.json").read_text())
@@ -93,7 +95,7 @@ def test_a_generation_that_wins_at_equal_time_is_kept_and_becomes_the_next_incum
     installed = tmp_path / "installed"
     assert (installed / "weights.npz").read_bytes() == (root / "gen-1" / "weights" / "weights.npz").read_bytes()
     best = json.loads((root / "best.json").read_text())
-    assert best == dict(generation=1, search=dict(policy=0.3), weights=str(root / "gen-1" / "weights"))
+    assert best == dict(generation=1, search=dict(select="ucb", policy=0.3), weights=str(root / "gen-1" / "weights"))
     # the next generation: the kept one is its incumbent and plays its self-play with that prior
     g2 = loop.Generation(tiny(tmp_path, games=10, chunk=10), log=lambda m: None)
     assert g2.n == 2 and g2.incumbent == best
@@ -172,4 +174,6 @@ def test_commit_paths_commits_those_paths_only(tmp_path):
 
 def test_a_first_incumbent_with_a_prior_names_the_shipped_weights(tmp_path):
     assert loop.incumbent_of(tiny(tmp_path, incumbent="policy=0.3"))["weights"] == str(policy.DATA_DIR)
-    assert loop.incumbent_of(tiny(tmp_path))["weights"] is None
+    assert loop.incumbent_of(tiny(tmp_path))["weights"] is None                 # UCB without a prior
+    # the default search asks for the prior: its weights are named, never left to whatever the core holds
+    assert loop.incumbent_of(tiny(tmp_path, incumbent=""))["weights"] == str(policy.DATA_DIR)

@@ -194,8 +194,8 @@ def test_the_weights_are_replaced_and_cleared_under_the_lock_as_the_value_models
 
 def test_the_search_refuses_to_run_when_the_policy_is_asked_for_and_not_loaded(tmp_path, monkeypatch):
     g = Game.new("italia", 3, 7)
+    base = dict(SearchConfig(iterations=50, seed=1, policy=0.0).core_dict(players=3), turns=4)
     core.policy_clear()
-    base = dict(SearchConfig(iterations=50, seed=1).core_dict(players=3), turns=4)
     for knobs, asked in ((dict(policy=1.5), "policy=1.5"), (dict(rollout="policy"), "rollout=policy")):
         with pytest.raises(ValueError) as e:
             core.search(g.state, dict(base, **knobs))
@@ -220,12 +220,12 @@ def test_the_policy_knobs_are_checked():
 def test_a_search_with_the_policy_uses_it_and_stays_reproducible():
     set_weights(3, random_weights(5, 8))
     g = Game.new("italia", 3, 7)
-    a = search(g, SearchConfig(iterations=800, seed=3, policy=1.0))
-    b = search(g, SearchConfig(iterations=800, seed=3, policy=1.0))
-    c = search(g, SearchConfig(iterations=800, seed=3))
+    a = search(g, SearchConfig(iterations=800, seed=3, select="ucb", policy=1.0))
+    b = search(g, SearchConfig(iterations=800, seed=3, select="ucb", policy=1.0))
+    c = search(g, SearchConfig(iterations=800, seed=3, select="ucb", policy=0.0))
     assert [(x.move, x.visits) for x in a.candidates] == [(x.move, x.visits) for x in b.candidates]
     assert [(x.move, x.visits) for x in a.candidates] != [(x.move, x.visits) for x in c.candidates]
-    r = search(g, SearchConfig(iterations=200, seed=3, rollout="policy"))
+    r = search(g, SearchConfig(iterations=200, seed=3, select="ucb", policy=0.0, rollout="policy"))
     assert r.iterations == 200
 
 
@@ -265,7 +265,7 @@ TODAYS_DIGEST = "0e48f9efe3a6e4bedbcc8ae9a566c33e7d240a383dcbb28a92561825625c936
 def test_with_the_policy_off_the_search_is_todays_bit_for_bit():
     set_weights(2, random_weights(2, 4))     # weights loaded but not asked for change nothing
     set_weights(3, random_weights(3, 4))
-    assert search_digest(dict(policy=0.0)) == TODAYS_DIGEST
+    assert search_digest(dict(select="ucb", policy=0.0)) == TODAYS_DIGEST      # search.UCB_DEFAULT
 
 
 # ---------------------------------------------------------------- the shipped weights

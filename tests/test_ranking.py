@@ -7,7 +7,7 @@ import pytest
 
 from concordia_ai.ai import outcome
 from concordia_ai.ai.bots import make_bot
-from concordia_ai.ai.search import (SearchConfig, TurnCandidate, final_pick, merge_turns, only_turn, rank_turns,
+from concordia_ai.ai.search import (TABLE_SEARCH, SearchConfig, TurnCandidate, final_pick, merge_turns, only_turn, rank_turns,
                                     ranking_rule, search, turn_end_key)
 from concordia_ai.engine.game import Game
 from concordia_ai.table.game_file import GameFile
@@ -66,7 +66,7 @@ def test_a_named_extra_never_takes_the_top_place(game3):
     turns = merge_turns(game3, [[own, named]])
     assert turns[0].moves == a and turns[0].chosen and not turns[1].chosen
     # in a real search too: naming any turn leaves the choice as it was
-    cfg = SearchConfig(iterations=2400, seed=5, focus=0.25)
+    cfg = SearchConfig(iterations=2400, seed=5, **TABLE_SEARCH)
     plain = search(game3, cfg)
     for moves in _legal_turns(game3, 4):
         r = search(game3, cfg, named=[moves])
@@ -104,7 +104,7 @@ def test_a_move_and_the_one_move_turn_it_is_have_one_standard_error():
     found = 0
     for seed in range(8):
         g = Game.new("imperium", 3, seed=seed)
-        r = search(g, SearchConfig(iterations=3000, seed=seed))
+        r = search(g, SearchConfig(iterations=3000, seed=seed, select="ucb", policy=0.0))
         by_move = {c.move: c for c in r.candidates}
         for t in r.turns:
             if len(t.moves) == 1 and t.moves[0] in by_move and not t.partial:
@@ -118,7 +118,7 @@ def test_a_move_and_the_one_move_turn_it_is_have_one_standard_error():
 # ---------------------------------------------------------------- defect 5: the decider's map on every seat
 
 def test_every_seat_share_comes_from_one_distribution(game3):
-    r = search(game3, SearchConfig(iterations=2000, seed=2, focus=0.25))
+    r = search(game3, SearchConfig(iterations=2000, seed=2, **TABLE_SEARCH))
     for t in r.turns[:6]:
         out, se = outcome.predict_stats(t.stats, game3.decider, r.horizon, r.model)
         assert se == t.win_se
@@ -139,7 +139,7 @@ def test_the_ranking_rule_holds_on_sampled_positions(board, players, turns):
     while g.state.turns < turns or g.phase != "play" or g.decider is None or g.decider < 0:
         g.apply(bots[g.decider].choose(g) if g.decider is not None and g.decider >= 0 else g.legal_moves()[0])
     for jobs in (1, 2):
-        r = search(g, SearchConfig(iterations=1500, seed=turns, focus=0.25, jobs=jobs))
+        r = search(g, SearchConfig(iterations=1500, seed=turns, **TABLE_SEARCH, jobs=jobs))
         assert r.turns[0].chosen
         assert_ranking_rule(r.turns)
         assert "final choice" in ranking_rule(r.turns)
@@ -183,7 +183,7 @@ def test_a_position_with_one_legal_turn_answers_without_a_search(tmp_path):
     g = _tribune_only()
     moves = only_turn(g)
     assert [g.text(a) for a in moves] == ["play Tribune"]
-    r = search(g, SearchConfig(seconds=30.0, iterations=0, focus=0.25))
+    r = search(g, SearchConfig(seconds=30.0, iterations=0, **TABLE_SEARCH))
     assert r.iterations == 0 and r.searches == 0 and [t.moves for t in r.turns] == [moves]
     assert r.turns[0].chosen and math.fsum(r.turns[0].seats) == pytest.approx(1.0, abs=1e-12)
     assert any("One legal turn" in n for n in r.notes)

@@ -209,9 +209,10 @@ def test_progressive_widening_limits_root_children():
     g.apply("play Architect")
     n_legal = len(g.legal_moves())
     assert n_legal > 10
-    r = search(g, SearchConfig(iterations=100, seed=1, pw_k=1.0, pw_alpha=0.5))
+    ucb = dict(select="ucb", policy=0.0)      # progressive widening is UCB's (PUCT makes every child at once)
+    r = search(g, SearchConfig(iterations=100, seed=1, pw_k=1.0, pw_alpha=0.5, **ucb))
     assert len(r.candidates) <= 11        # at most 1 * sqrt(101) children
-    r = search(g, SearchConfig(iterations=100, seed=1))
+    r = search(g, SearchConfig(iterations=100, seed=1, **ucb))
     assert len(r.candidates) == n_legal
 
 

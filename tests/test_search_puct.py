@@ -1,6 +1,7 @@
 """Selection that lets a prior prune (issue 25, deliverable 1): SearchConfig(select="puct") makes a node's
 children at once with their prior (computed once per node) and selects by PUCT with first-play urgency, so a
-move with a tiny prior is never tried; select="ucb" (the default) is today's search, bit for bit."""
+move with a tiny prior is never tried. It is the default since 2026-12-04 (with the learned prior, c_puct 0.25);
+select="ucb" (search.UCB_DEFAULT, the default before) is that search, bit for bit."""
 import hashlib
 import json
 import math
@@ -162,26 +163,26 @@ def test_a_move_the_prior_rules_out_is_never_visited_under_puct_and_visited_unde
     assert pruned not in visits and set(visits) == set(legal) - {pruned}
     assert sum(visits.values()) == 3000
     # today's selection tries every legal move, the prior only ordering the tries
-    ucb = search_raw(g, SearchConfig(iterations=3000, seed=5, policy=1.0))
+    ucb = search_raw(g, SearchConfig(iterations=3000, seed=5, select="ucb", policy=1.0))
     assert {c["action"] for c in ucb["children"] if c["visits"] > 0} == set(legal)
-    default = search_raw(g, SearchConfig(iterations=3000, seed=5))["children"]
+    default = search_raw(g, SearchConfig(iterations=3000, seed=5, select="ucb", policy=0.0))["children"]
     assert len(default) == len(legal) and min(c["visits"] for c in default) > 0
 
 
 def test_the_prior_is_computed_once_per_node():
     g = opening()
     load_prior_against(g, g.legal_moves()[0])
-    r = search_raw(g, SearchConfig(iterations=2000, seed=2, select="puct", policy=1.0))
+    r = search_raw(g, SearchConfig(iterations=2000, seed=2, select="puct", policy=1.0, c_puct=1.0))
     # one evaluation per decision node with children; a node's first visit is a leaf (no prior), so fewer
     # evaluations than iterations
     assert r["prior_calls"] == r["expanded"] and 0 < r["prior_calls"] < r["iterations"] * 0.75
     # the heuristic's prior likewise; the uniform prior needs no evaluation
-    h = search_raw(g, SearchConfig(iterations=2000, seed=2, select="puct", prior=True))
+    h = search_raw(g, SearchConfig(iterations=2000, seed=2, select="puct", policy=0.0, prior=True))
     assert h["prior_calls"] == h["expanded"] > 0
-    u = search_raw(g, SearchConfig(iterations=2000, seed=2, select="puct"))
+    u = search_raw(g, SearchConfig(iterations=2000, seed=2, select="puct", policy=0.0))
     assert u["prior_calls"] == 0 and u["expanded"] > 0
     # today's selection evaluates the parent's prior at every expansion (about once per iteration)
-    old = search_raw(g, SearchConfig(iterations=2000, seed=2, policy=1.0))
+    old = search_raw(g, SearchConfig(iterations=2000, seed=2, select="ucb", policy=1.0))
     assert old["prior_calls"] > max(1900, old["expanded"], 2 * r["prior_calls"])
 
 
@@ -189,8 +190,8 @@ def test_puct_is_reproducible_and_differs_by_prior():
     g = Game.new("italia", 3, 7)
     runs = {}
     for name, kw in (("uniform", {}), ("heuristic", dict(prior=True))):
-        a = search(g, SearchConfig(iterations=1500, seed=3, select="puct", **kw))
-        b = search(g, SearchConfig(iterations=1500, seed=3, select="puct", **kw))
+        a = search(g, SearchConfig(iterations=1500, seed=3, select="puct", policy=0.0, **kw))
+        b = search(g, SearchConfig(iterations=1500, seed=3, select="puct", policy=0.0, **kw))
         runs[name] = [(c.move, c.visits) for c in a.candidates]
         assert runs[name] == [(c.move, c.visits) for c in b.candidates]
         assert all(c.visits > 0 for c in a.candidates) and a.turns
@@ -222,13 +223,16 @@ def test_puct_runs_with_every_search_feature():
 
 # ---------------------------------------------------------------- the default stays today's
 
-def test_the_default_selection_is_ucb_and_plays_todays_search_bit_for_bit():
+def test_the_default_is_puct_and_the_ucb_default_spec_plays_the_old_search_bit_for_bit():
     from test_policy import TODAYS_DIGEST, search_digest
-    assert SearchConfig().select == "ucb" and make_bot("ismcts").options == {}
-    assert search_digest(dict(select="ucb")) == TODAYS_DIGEST
+    from concordia_ai.ai.search import UCB_DEFAULT
+    assert (SearchConfig().select, SearchConfig().policy) == ("puct", 1.0) and make_bot("ismcts").options == {}
+    _, ucb = parse_spec(UCB_DEFAULT)
+    assert ucb == dict(select="ucb", policy=0.0)
+    assert search_digest(ucb) == TODAYS_DIGEST
     # the PUCT knobs mean nothing to ucb
-    assert search_digest(dict(c_puct=3.0, c_puct_log=1.0, c_puct_base=50.0, fpu_reduction=0.9, fpu_scaled=False,
-                              prior_temp=5.0)) == TODAYS_DIGEST
+    assert search_digest(dict(ucb, c_puct=3.0, c_puct_log=1.0, c_puct_base=50.0, fpu_reduction=0.9,
+                              fpu_scaled=False, prior_temp=5.0)) == TODAYS_DIGEST
 
 
 def puct_digest(extra):
@@ -237,7 +241,8 @@ def puct_digest(extra):
     rows = []
     for g in (Game.new("imperium", 4, 1), Game.new("italia", 3, 7), Game.new("creta", 2, 5)):
         for kw in (dict(), dict(prior=True, c_puct=0.25), dict(chance="merge", fpu_scaled=False, root_floor=0.0)):
-            r = search_raw(g, SearchConfig(iterations=1500, seed=3, select="puct", eval="hand", **kw, **extra))
+            knobs = {**dict(c_puct=1.0, policy=0.0), **kw, **extra}     # as recorded: before the default moved
+            r = search_raw(g, SearchConfig(iterations=1500, seed=3, select="puct", eval="hand", **knobs))
             rows.append([[c["action"], c["visits"], round(c["mean"], 5)] for c in r["children"]])
             rows.append([r["iterations"], r["nodes"], r["expanded"], r["prior_calls"]])
     return hashlib.sha256(json.dumps(rows).encode()).hexdigest()

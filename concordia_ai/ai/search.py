@@ -31,6 +31,13 @@ SELECTS = ("ucb", "puct")
 TURNS_KEPT = 32          # whole turns read from each search tree (the most visited)
 TABLE_FOCUS = 0.25       # hint, review, play --suggested and analyze: the last quarter of the budget makes the
                          # final choice over whole turns (SearchConfig.focus); the bots' measured default is 0
+# The settings a hint, a review, play --suggested and analyze search with unless told otherwise: the final
+# choice over whole turns, and the search the final-result model (ai/outcome.py) was fitted on. The bots'
+# default moved to PUCT with the learned prior (results/puct/README.md); the hint stays on UCB until the
+# model is fitted again on PUCT searches (results/outcome/README.md, "Refitting after a change of the search"),
+# so that every figure it shows keeps the calibration it was measured with.
+TABLE_SEARCH = dict(focus=TABLE_FOCUS, select="ucb", policy=0.0)
+UCB_DEFAULT = "ismcts:select=ucb,policy=0"   # the bots' default before 2026-12-04 (2nd session), as a bot spec
 SETTLED = 0.01           # a win % at most this far from 0 or 1: the winner is settled, turns rank by VP
 
 
@@ -44,8 +51,9 @@ class SearchConfigError(GameError):
 
 @dataclass(frozen=True)
 class SearchConfig:
-    """Every knob strategy research sweeps. Defaults are the measured ones (results/judgement.md; the earlier
-    default, before the value model, is `eval="hand", root_floor=0`: results/strength.md)."""
+    """Every knob strategy research sweeps. Defaults are the measured ones: PUCT with the learned prior at
+    c_puct 0.25 (results/puct/README.md: it beat the UCB default, UCB_DEFAULT, at equal time), the value model
+    (results/judgement.md; before it, `eval="hand", root_floor=0`: results/strength.md)."""
     iterations: int = 5000        # budget in iterations (0: use `seconds` only)
     seconds: float = 0.0          # budget in CPU seconds per search (0: use `iterations` only)
     c: float = 0.7                # UCB exploration constant (rewards are in [0, 1])
@@ -68,13 +76,14 @@ class SearchConfig:
     focus: float = 0.0            # share of the budget for the final choice over whole turns: sequential halving
                                   # among the `focus_turns` most visited ones (0: the most visited root move)
     focus_turns: int = 8
-    policy: float = 0.0           # weight of the learned prior (ai/policy.py): a PUCT term beside UCB and untried
-                                  # moves expanded in an order drawn from the prior (0: off)
-    select: str = "ucb"           # selection: "ucb" (every legal child tried first, then UCB: today's) or "puct"
+    policy: float = 1.0           # the learned prior (ai/policy.py): with puct, on when > 0 (its size unused);
+                                  # with ucb, the weight of a PUCT term beside UCB and an expansion order (0: off)
+    select: str = "puct"          # selection: "ucb" (every legal child tried first, then UCB: UCB_DEFAULT) or "puct"
                                   # (prior per node, PUCT with first-play urgency: a low-prior move may never be
                                   # tried); puct's prior: the learned one with policy > 0, else the heuristic's with
                                   # prior = true, else uniform; puct does not use c, fpu, pw_k, pw_alpha
-    c_puct: float = 1.0           # puct: weight of the prior term c_puct * P * sqrt(avail) / (1 + visits)
+    c_puct: float = 0.25          # puct: weight of the prior term c_puct * P * sqrt(avail) / (1 + visits); 0.25
+                                  # screened best of 0.1-2 at 30 ms (results/puct/README.md)
     c_puct_log: float = 0.0       # puct: c_puct grows by this * ln((N + c_puct_base) / c_puct_base), N the node's
     c_puct_base: float = 500.0    # visits, so a longer search explores more (AlphaZero, KataGo); 0: constant c_puct
     fpu_reduction: float = 0.2    # puct: an unvisited child is worth its parent's mean for the mover less this

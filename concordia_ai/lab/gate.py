@@ -23,6 +23,7 @@ import time
 import zlib
 from dataclasses import dataclass, field
 
+from ..ai import policy
 from ..ai.bots import Bot, play_game
 from ..ai.search import SearchConfig, best_move
 from . import jobs as _jobs
@@ -77,7 +78,8 @@ class Sprt:
 
 @dataclass(frozen=True)
 class Side:
-    """One side of the gate: its search knobs and the directory of its policy weights (None: no prior)."""
+    """One side of the gate: its search knobs and the directory of its policy weights (None: the shipped
+    weights, if its search asks for a prior at all: the default search does)."""
     search: dict = field(default_factory=dict)
     weights: str | None = None
 
@@ -97,8 +99,11 @@ class GateBot(Bot):
         legal = game.legal_moves()
         if len(legal) == 1:
             return legal[0]
-        prior_weights.hold(self.weights)
-        return best_move(game, SearchConfig(**self.search, seed=self.next_seed()))
+        config = SearchConfig(**self.search, seed=self.next_seed())
+        asks = config.policy > 0 or config.rollout == "policy"
+        # never the other side's prior: a side without weights of its own searches with the shipped ones
+        prior_weights.hold(self.weights or (str(policy.DATA_DIR) if asks else None))
+        return best_move(game, config)
 
 
 def bot_seed(board: str, seed: int, cand_seat: int, seat: int) -> int:

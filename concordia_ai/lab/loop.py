@@ -108,7 +108,8 @@ def incumbent_of(s: Settings) -> dict:
     if best.exists():
         return safe_read.read_json(str(best))
     knobs = parse_knobs(s.incumbent, "--incumbent")
-    asks = knobs.get("policy", 0) > 0 or knobs.get("rollout") == "policy"
+    config = SearchConfig(**{"iterations": 1, **knobs})    # the knobs over the defaults (the prior is on by default)
+    asks = config.policy > 0 or config.rollout == "policy"
     return dict(generation=0, search=knobs, weights=str(policy.DATA_DIR) if asks else None)
 
 

@@ -30,7 +30,7 @@ from ..engine.game import CHANCE, Game
 from ..table.game_file import GameFile, GameFileError
 from ..engine.notation import NotationError
 from ..engine.position import PositionError
-from ..ai.search import TABLE_FOCUS, SearchConfig, SearchConfigError, SearchResult, search
+from ..ai.search import TABLE_SEARCH, SearchConfig, SearchConfigError, SearchResult, search
 from ..ai.sliced import sliced_search
 
 DEFAULT_ITERATIONS = 5000
@@ -197,7 +197,8 @@ def _config_from_query(q: dict) -> SearchConfig:
         opts["iterations"] = DEFAULT_ITERATIONS
     opts.setdefault("iterations", 0)
     opts.setdefault("seconds", 0.0)
-    opts.setdefault("focus", TABLE_FOCUS)      # the same footing as hint and review
+    for key, value in TABLE_SEARCH.items():   # the same footing as hint and review
+        opts.setdefault(key, value)
     try:
         return SearchConfig(**opts)
     except SearchConfigError as e:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import os
 
-from ..ai.search import TABLE_FOCUS
+from ..ai.search import TABLE_SEARCH
 from ..engine import limits
 from ..engine.errors import ConcordiaError
 
@@ -34,7 +34,8 @@ def search_budget(seconds, iterations, jobs, options: dict | None = None, defaul
     Without any budget: `default_seconds` of CPU time in each of `default_jobs` search threads (every
     core); an iteration budget runs one thread unless `jobs` says otherwise."""
     opts = dict(options or {})
-    opts.setdefault("focus", TABLE_FOCUS)    # hint, play --suggested and review: the final choice over whole turns
+    for key, value in TABLE_SEARCH.items():   # hint, play --suggested and review: the final choice over whole
+        opts.setdefault(key, value)           # turns, on the search the figures were fitted on
     if seconds is not None and iterations is not None:
         raise BudgetError(f"give one budget: {names['seconds']} or {names['iterations']}, not both",
                           names["seconds"])
