@@ -7,7 +7,7 @@
 # Planned: 10-13 minutes of wall time per chunk on 2 cores (the UCB rounds took 558-744 s); run in the order
 # PLAYERS gives, each log resumes. Deals 7500 + 1000 N (none used by the UCB rounds' 7000 + 1000 N + 0..99).
 # The opponents' pool (outcome_data.POOL) names `ismcts` at three budgets: the default search of the code that
-# runs the chunk (the 2p and 3p chunks ran on 2026-12-04 with the UCB default, the others later with PUCT).
+# runs the chunk (the 2-4 player chunks ran on 2026-12-04 with the UCB default, the 5-player one later).
 set -euo pipefail
 cd "$(dirname "$0")/../../.."
 PY="nice -n 10 ${PY:-.venv/bin/python}"
