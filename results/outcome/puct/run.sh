@@ -7,7 +7,7 @@
 # Planned: 10-13 minutes of wall time per chunk on 2 cores (the UCB rounds took 558-744 s); run in the order
 # PLAYERS gives, each log resumes. Deals 7500 + 1000 N (none used by the UCB rounds' 7000 + 1000 N + 0..99).
 # The opponents' pool (outcome_data.POOL) names `ismcts` at three budgets: the default search of the code that
-# runs the chunk (the 2-4 player chunks ran on 2026-12-04 with the UCB default, the 5-player one later).
+# runs the chunk (all four chunks ran on 2026-12-04, 2nd session, with the UCB default).
 set -euo pipefail
 cd "$(dirname "$0")/../../.."
 PY="nice -n 10 ${PY:-.venv/bin/python}"
