@@ -15,7 +15,8 @@ figures. With --write, the models fitted on all the positions are written (with 
 
 Prints JSON: per setting and over all player counts, the expected calibration error (10 equal-width bins),
 the reliability table, the positions shown at 90 % or more (10 % or less) against their real rate, the
-shown VP and margin against the real final ones (by decile of the shown margin), and the ECE by stage
+shown VP and margin against the real final ones (by decile of the shown margin, with the worst decile gap's
+floor: what sampling noise alone gives), and the ECE by stage
 (horizon thirds); the raw figure of the old display (the search's own mean win value) beside it. Each ECE
 comes with its floor: the mean ECE of a perfectly calibrated figure on the same positions (outcomes drawn
 from the figures), which is what sampling noise alone gives.
@@ -166,6 +167,16 @@ def shown(p: dict, budget: str, model: outcome.Model, eval_kind: str) -> dict:
                 final_vp=final[d], final_margin=final[d] - max(v for i, v in enumerate(final) if i != d), h=p["h"])
 
 
+def worst_gap_floor(ses: list[float], rng, draws: int = 2000) -> float:
+    """The mean worst decile gap a perfectly calibrated margin would show on these deciles: each decile's gap
+    is then only the sampling error of its mean real margin, normal with its standard error; the worst of
+    ten such gaps is what sampling noise alone gives (the margin's analogue of the ECE's floor)."""
+    se = np.array([x for x in ses if x == x], float)
+    if not len(se):
+        return float("nan")
+    return float(np.abs(rng.standard_normal((draws, len(se))) * se).max(axis=1).mean())
+
+
 def measure(figs: list[dict]) -> dict:
     if not figs:
         return {}
@@ -208,6 +219,7 @@ def measure(figs: list[dict]) -> dict:
     out["margin_deciles"] = deciles
     out["margin_worst_decile_gap"] = max(abs(x["gap"]) for x in deciles)
     out["margin_deciles_beyond_2se"] = sum(abs(x["gap"]) > 2 * x["final_se"] for x in deciles)
+    out["margin_worst_decile_floor"] = round(worst_gap_floor([x["final_se"] for x in deciles], rng), 2)
     h = np.array([f["h"] for f in figs])
     stages = {}
     for name, lo, hi_ in (("late (h < 1/3)", -1, 1 / 3), ("middle", 1 / 3, 2 / 3), ("early (h >= 2/3)", 2 / 3, 2)):
@@ -225,7 +237,7 @@ def measure(figs: list[dict]) -> dict:
 def markdown(report: dict, command: str) -> str:
     """The main cross-fitted figures per setting, one table row each, under the command that made them."""
     head = ("| setting | positions | ECE (floor) | ECE of the search's own mean win value | shown >= 90 %: n, mean, real | "
-            "shown <= 10 %: n, mean, real | VP: shown, real | margin: worst decile gap (deciles beyond 2 SE) | "
+            "shown <= 10 %: n, mean, real | VP: shown, real | margin: worst decile gap (floor; deciles beyond 2 SE) | "
             "ECE early / middle / late |")
     lines = [f"Made by `{command}` (cross-fitted; results/outcome/README.md explains the columns).", "", head,
              "|" + "---|" * 9]
@@ -246,7 +258,8 @@ def markdown(report: dict, command: str) -> str:
                      f"| {label} | {m['positions']} | {m['ece']:.3f} ({m['ece_floor']:.3f}) | - | ")
         lines[-1] += (f"{hi(m.get('shown_90_or_more'))} | {hi(m.get('shown_10_or_less'))} | "
                       f"{m['vp']['mean_shown']:.1f}, {m['vp']['mean_final']:.1f} | {m['margin_worst_decile_gap']:.1f} "
-                      f"({m['margin_deciles_beyond_2se']} of {len(m['margin_deciles'])}) | {stages} |")
+                      f"({m['margin_worst_decile_floor']:.1f}; {m['margin_deciles_beyond_2se']} of "
+                      f"{len(m['margin_deciles'])}) | {stages} |")
     return "\n".join(lines)
 
 

@@ -1,8 +1,10 @@
 """The final-result model's scripts on the committed positions (results/outcome/): the fit replays the hint's
 pick exactly as the search made it, and every list recorded follows the ranking rule."""
+import math
 import sys
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from concordia_ai.ai import outcome
@@ -89,3 +91,13 @@ def test_bad_knobs_and_logs_without_positions_are_refused_in_one_line(tmp_path):
     done = _outcome_data("--players", "2", "--from", str(old), "--log", str(tmp_path / "y.jsonl"))
     assert done.returncode == 2 and "keep no positions" in done.stderr and "Traceback" not in done.stderr
     assert not (tmp_path / "y.jsonl").exists()
+
+
+def test_worst_gap_floor_is_the_worst_of_normal_gaps():
+    """Ten deciles whose gaps are normal with standard error 1: the mean of the worst |gap| is about 1.88
+    (the mean maximum of ten half-normals), and it scales with the error; no decile, no floor."""
+    rng = np.random.default_rng(1)
+    floor = outcome_fit.worst_gap_floor([1.0] * 10, rng, draws=20000)
+    assert 1.84 < floor < 1.92
+    assert abs(outcome_fit.worst_gap_floor([3.0] * 10, rng, draws=20000) - 3 * floor) < 0.1
+    assert math.isnan(outcome_fit.worst_gap_floor([float("nan")], rng))
