@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
 """One generation of the learning loop (concordia_ai.lab.loop; docs/loop.md): self-play in resumable chunks,
-training the policy (and the value model, reported only), a gate at fixed iterations and then at equal time
-(SPRTs), and the results page ROOT/gen-N/README.md. The generation is kept (its weights installed, ROOT/
-best.json naming it) only if it wins at equal time. Rerun the same command to resume it.
+training the policy (and the value model: a report and weights in gen-N/value-weights, in the gate with
+--value-gate), a gate at fixed iterations and then at equal time (SPRTs), and the results page
+ROOT/gen-N/README.md. The generation is kept (its policy weights installed, ROOT/best.json naming it) only if
+it wins at equal time. Rerun the same command to resume it.
 
     nice python3 scripts/loop.py --games 400 --chunk 100 --boards italia,imperium --players 2,3,4,5 \\
         --per-count --gate-board italia --gate-players 3 --jobs 2 --commit
@@ -44,6 +45,7 @@ HELP = dict(
     value="train the value model on the same games (a report)", value_epochs="the value model's epochs",
     value_search_target="the value model's targets: the weight of the self-play searches' own estimates "
                         "beside the games' results, 0..1 (train_value.py --search-target)",
+    value_gate="the candidate searches with the generation's value model too (else the shipped one)",
     candidate="knobs over the incumbent's for the candidate", gate_board="the gate's board",
     gate_players="the gate's player count", gate_iterations="the fixed stage's iterations per search",
     gate_games="the fixed stage's most games", gate_seconds="the equal-time stage's CPU seconds per search",

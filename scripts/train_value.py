@@ -4,6 +4,8 @@
     python3 scripts/train_value.py generate --bot heuristic --games 8000 --seed 1 --out data/value/heur.npz
     python3 scripts/train_value.py generate --bot ismcts:iterations=200 --games 2000 --seed 2 --out data/value/mcts.npz
     python3 scripts/train_value.py train --data data/value/heur.npz data/value/mcts.npz --seed 1 --install
+    python3 scripts/train_value.py train --data data/loop/gen-3/value.npz --keep-others --out DIR
+    python3 scripts/train_value.py evaluate --data data/value/mcts.npz [--weights DIR]
 
 `generate` is concordia_ai.lab.selfplay on the runner (--jobs, --backend dask --scheduler ADDRESS, the TLS
 files; docs/cluster.md), resumable from OUT.games.jsonl. Games are spread evenly over the four boards and 2-5
@@ -23,14 +25,20 @@ games' real results.
 Evaluation holds out whole games (every tenth game id, never single positions). `train` prints JSON with the
 held-out log loss, Brier score, expected calibration error and VP error per player count, and with
 --install writes concordia_ai/data/value/weights.npz and weights.json (the command, data files, bots and game
-counts recorded beside the weights).
+counts recorded beside the weights); with --out DIR it writes the same two files to DIR instead (a candidate
+for the learning loop's gate, lab/value_weights.py: the package is left alone). --keep-others, with either,
+copies the shipped networks of the player counts the data has none of, so the set is complete.
+
+`evaluate` gives an existing weight set's held-out figures (the shipped weights, or --weights DIR) on the
+given data: the same held-out games and the same figures as `train`'s report, so a new model and the shipped
+one can be compared on the same games.
 """
 from __future__ import annotations
 
 import argparse
 import hashlib
+import io
 import json
-import os
 import platform
 import sys
 from pathlib import Path
@@ -41,8 +49,9 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from concordia_ai import core  # noqa: E402
-from concordia_ai.ai import value
+from concordia_ai.ai import value  # noqa: E402
 from concordia_ai.engine.errors import ConcordiaError  # noqa: E402
+from concordia_ai.io.atomic_write import write_atomic  # noqa: E402
 from concordia_ai.lab import jobs, selfplay  # noqa: E402
 
 HOLDOUT_EVERY = 10          # game ids divisible by this are held out
@@ -94,6 +103,19 @@ def load_data(paths: list[str]) -> dict[int, dict[str, np.ndarray]]:
 def split(d: dict, holdout: bool) -> dict:
     mask = ((d["game"] // 16) % HOLDOUT_EVERY == 0) == holdout
     return {k: v[mask] for k, v in d.items()}
+
+
+def held_out(d: dict, evaluate_on: list[int] | None) -> dict:
+    """d's held-out games, of the --evaluate-on files only when given (train and evaluate share this)."""
+    ho = split(d, True)
+    if evaluate_on is not None:
+        ho = {k: v[np.isin(ho["file"], evaluate_on)] for k, v in ho.items()}
+    return ho
+
+
+def summary(report: dict) -> dict:
+    """The printed JSON: every player count's held-out figures without the reliability table."""
+    return {str(n): {k: v for k, v in r["holdout"].items() if k != "reliability"} for n, r in report.items()}
 
 
 class Adam:
@@ -224,9 +246,7 @@ def train(args) -> None:
         shared = fit([split(d, False) for n, d in sorted(data.items()) if n in args.shared], args.hidden,
                      args.epochs, args.seed, args.vp_weight, args.vp_scale, args.lr, args.l2, **search)
     for n, d in sorted(data.items()):
-        tr, ho = split(d, False), split(d, True)
-        if args.evaluate_on is not None:
-            ho = {k: v[np.isin(ho["file"], args.evaluate_on)] for k, v in ho.items()}
+        tr, ho = split(d, False), held_out(d, args.evaluate_on)
         w = shared if shared is not None and n in args.shared else fit([tr], args.hidden, args.epochs, args.seed + n, args.vp_weight,
                                                   args.vp_scale, args.lr, args.l2, **search)
         sets[n] = w
@@ -237,32 +257,46 @@ def train(args) -> None:
         print(f"{n} players: held-out log loss {report[n]['holdout']['log_loss']:.3f} "
               f"(uniform {report[n]['holdout']['log_loss_uniform']:.3f}), ECE {report[n]['holdout']['ece']:.3f}, "
               f"VP MAE {report[n]['holdout']['vp_mae']:.1f}", file=sys.stderr)
-    if args.install:
-        install(sets, args, report)
+    if args.install or args.out:
+        write_weights(value.DATA_DIR if args.install else Path(args.out), sets, args, report)
     if args.report:
         Path(args.report).write_text(json.dumps(report, indent=2) + "\n")
-    print(json.dumps({str(n): {k: v for k, v in r["holdout"].items() if k != "reliability"}
-                      for n, r in report.items()}, indent=2))
+    print(json.dumps(summary(report), indent=2))
 
 
-def install(sets: dict, args, report: dict) -> None:
-    value.DATA_DIR.mkdir(parents=True, exist_ok=True)
-    arrays = {f"p{n}_{k}": v for n, w in sets.items() for k, v in w.items()}
-    kept = {}
-    if args.keep_others and value.WEIGHTS.exists():
-        # retrain some player counts, keep the shipped networks (and their records) of the others
-        old_meta = json.loads(value.META.read_text())
-        with np.load(value.WEIGHTS) as old:
-            for name in old.files:
-                n = int(name[1:name.index("_")])
-                if n not in sets:
-                    arrays[name] = old[name]
-        kept = {str(n): dict(command=old_meta.get("command"), data=old_meta.get("data"),
-                             holdout=old_meta.get("holdout", {}).get(str(n)))
-                for n in old_meta.get("player_counts", []) if n not in sets}
-    tmp = value.WEIGHTS.with_suffix(".tmp.npz")
-    np.savez(tmp, **arrays)
-    os.replace(tmp, value.WEIGHTS)
+def write_weights(directory: Path, sets: dict, args, report: dict) -> None:
+    """weights.npz and weights.json (value.FORMAT, as value.read_weights checks them) in `directory`: the
+    package's (--install) or any other (--out). Each file is replaced in one step."""
+    arrays, kept = {f"p{n}_{k}": v for n, w in sets.items() for k, v in w.items()}, {}
+    if args.keep_others:
+        kept = keep_shipped_others(sets, arrays)
+    buf = io.BytesIO()
+    np.savez(buf, **arrays)
+    data = buf.getvalue()
+    # the metadata first (it reads every data file): the two files are then replaced one right after the other
+    meta = metadata(args, report, sets, kept, hashlib.sha256(data).hexdigest())
+    directory.mkdir(parents=True, exist_ok=True)
+    write_atomic(str(directory / value.WEIGHTS.name), data)
+    write_atomic(str(directory / value.META.name), json.dumps(meta, indent=2) + "\n")
+
+
+def keep_shipped_others(sets: dict, arrays: dict) -> dict:
+    """Add the shipped networks of the player counts not retrained to `arrays`; returns their records (the
+    command, data and held-out figures they were shipped with). The shipped ones, wherever the set goes."""
+    if not value.WEIGHTS.exists():
+        return {}
+    old_meta = json.loads(value.META.read_text())
+    with np.load(value.WEIGHTS) as old:
+        for name in old.files:
+            if int(name[1:name.index("_")]) not in sets:
+                arrays[name] = old[name]
+    return {str(n): dict(command=old_meta.get("command"), data=old_meta.get("data"),
+                         holdout=old_meta.get("holdout", {}).get(str(n)))
+            for n in old_meta.get("player_counts", []) if n not in sets}
+
+
+def metadata(args, report: dict, sets: dict, kept: dict, sha256: str) -> dict:
+    """weights.json: the format and checksum value.read_weights checks, and how the weights were made."""
     sources = []
     for path in args.data:
         side = Path(str(path) + ".json")
@@ -270,18 +304,33 @@ def install(sets: dict, args, report: dict) -> None:
         sources.append(dict(file=str(path), sha256=hashlib.sha256(Path(path).read_bytes()).hexdigest(),
                             bot=info.get("bot"), games=info.get("games_kept"), seed=info.get("seed"),
                             command=info.get("command")))
-    meta = dict(format=value.FORMAT, features=core.VALUE_FEATURES, hidden=args.hidden,
-                sha256=value.sha256_of(value.WEIGHTS), player_counts=sorted({*sets, *map(int, kept)}),
+    return dict(format=value.FORMAT, features=core.VALUE_FEATURES, hidden=args.hidden,
+                sha256=sha256, player_counts=sorted({*sets, *map(int, kept)}),
                 kept_from_before=kept,
                 command="python3 scripts/train_value.py " + " ".join(sys.argv[1:]),
-                training=dict(seed=args.seed, shared=args.shared, epochs=args.epochs, lr=args.lr, l2=args.l2, vp_weight=args.vp_weight,
-                              vp_scale=args.vp_scale, search_target=args.search_target,
+                training=dict(seed=args.seed, shared=args.shared, epochs=args.epochs, lr=args.lr, l2=args.l2,
+                              vp_weight=args.vp_weight, vp_scale=args.vp_scale, search_target=args.search_target,
                               search_min_iters=args.search_min_iters, holdout=f"game id % {HOLDOUT_EVERY} == 0"),
-                data=sources, games=sum(s["games"] or 0 for s in sources),
-                holdout={str(n): {k: v for k, v in r["holdout"].items() if k != "reliability"}
-                         for n, r in report.items()},
+                data=sources, games=sum(s["games"] or 0 for s in sources), holdout=summary(report),
                 python=platform.python_version(), numpy=np.__version__)
-    value.META.write_text(json.dumps(meta, indent=2) + "\n")
+
+
+# ---------------------------------------------------------------- evaluating a weight set
+
+def evaluate_weights(args, ap) -> None:
+    """The held-out figures of an existing weight set (the shipped one, or --weights DIR) on --data: the
+    held-out games of `train` and its report's figures, per player count of the data."""
+    files = ((value.WEIGHTS, value.META) if args.weights is None
+             else (Path(args.weights) / value.WEIGHTS.name, Path(args.weights) / value.META.name))
+    try:
+        sets = value.read_weights(*files)
+    except ConcordiaError as e:
+        ap.exit(2, f"error: {e}\n")
+    report = {n: dict(holdout=evaluate(sets[n], held_out(d, args.evaluate_on)))
+              for n, d in sorted(load_data(args.data).items())}
+    if args.report:
+        Path(args.report).write_text(json.dumps(report, indent=2) + "\n")
+    print(json.dumps(summary(report), indent=2))
 
 
 def main() -> None:
@@ -313,9 +362,19 @@ def main() -> None:
     t.add_argument("--evaluate-on", type=int, nargs="+", default=None, metavar="K",
                    help="report held-out figures on the games of these --data files only (0-based)")
     t.add_argument("--report", default=None, help="write the full held-out report (with reliability tables) here")
-    t.add_argument("--install", action="store_true", help="write the package's weights and metadata")
+    where = t.add_mutually_exclusive_group()
+    where.add_argument("--install", action="store_true", help="write the package's weights and metadata")
+    where.add_argument("--out", default=None, metavar="DIR",
+                       help="write weights.npz and weights.json to DIR instead of the package")
     t.add_argument("--keep-others", action="store_true",
-                   help="with --install: keep the shipped networks of the player counts not in --data")
+                   help="with --install or --out: keep the shipped networks of the player counts not in --data")
+    e = sub.add_parser("evaluate", help="the held-out figures of an existing weight set")
+    e.add_argument("--data", nargs="+", required=True)
+    e.add_argument("--weights", default=None, metavar="DIR",
+                   help="the directory of weights.npz and weights.json (default: the shipped weights)")
+    e.add_argument("--evaluate-on", type=int, nargs="+", default=None, metavar="K",
+                   help="held-out games of these --data files only (0-based), as train's")
+    e.add_argument("--report", default=None, help="write the full held-out report (with reliability tables) here")
     args = ap.parse_args()
     if getattr(args, "shared", None) == []:
         args.shared = list(value.PLAYER_COUNTS)
@@ -323,6 +382,8 @@ def main() -> None:
         ap.error(f"--search-target: {args.search_target} must be in 0..1")
     if args.cmd == "generate":
         generate(args, g)
+    elif args.cmd == "evaluate":
+        evaluate_weights(args, e)
     else:
         train(args)
 

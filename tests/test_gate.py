@@ -41,7 +41,7 @@ def test_the_gate_rotates_the_candidate_through_every_seat_of_a_deal():
     tasks = stage_tasks("fixed", sides, dict(iterations=30), "italia", 3, 500, max_games=7)
     assert [(t["seed"], t["cand_seat"]) for t in tasks] == [(500, 0), (500, 1), (500, 2), (501, 0), (501, 1),
                                                            (501, 2), (502, 0)]
-    assert tasks[0]["candidate"] == dict(search=dict(policy=0.3), weights="w")
+    assert tasks[0]["candidate"] == dict(search=dict(policy=0.3), weights="w", value_weights=None)
 
 
 # ---------------------------------------------------------------- two priors in one process
@@ -88,3 +88,100 @@ def test_each_gate_bot_searches_with_its_own_prior(tmp_path):
         assert core.policy_ready(3) and np.allclose(core.policy_priors(state), expect[a], atol=1e-4)
     finally:
         policy.unload()
+
+
+# ---------------------------------------------------------------- two value models in one process
+
+@pytest.fixture
+def shipped_value_after():
+    yield
+    from concordia_ai.ai import value
+    value.load()          # the next test finds the shipped value weights in the core
+
+
+def write_value_weights(directory, scale=3.0):
+    """A value weights directory as train_value.py --out writes it: the shipped sets with the win scores
+    `scale` times sharper and the VP halved, so every output differs from the shipped one."""
+    import hashlib
+    import json
+    import numpy as np
+    from concordia_ai import core
+    from concordia_ai.ai import value
+    arrays = {}
+    for n, w in value.read_weights().items():
+        arrays.update({f"p{n}_{k}": v for k, v in w.items()})
+        arrays[f"p{n}_w_win"] = w["w_win"] * scale
+        arrays[f"p{n}_vp_scale"] = w["vp_scale"] * 0.5
+    directory.mkdir()
+    np.savez(directory / "weights.npz", **arrays)
+    digest = hashlib.sha256((directory / "weights.npz").read_bytes()).hexdigest()
+    (directory / "weights.json").write_text(json.dumps(dict(format=value.FORMAT, features=core.VALUE_FEATURES,
+                                                            sha256=digest)))
+    return str(directory)
+
+
+def test_value_weights_hold_swaps_the_sets_and_none_restores_the_shipped_ones(tmp_path, shipped_value_after):
+    import numpy as np
+    from concordia_ai import core
+    from concordia_ai.ai import value
+    from concordia_ai.engine.game import Game
+    from concordia_ai.lab import value_weights
+    state = Game.new("italia", 3, 4).state
+    value.load()
+    shipped = core.value_of(state)
+    d = write_value_weights(tmp_path / "v")
+    value_weights.hold(d)
+    held = core.value_of(state)
+    assert not np.allclose(held[0], shipped[0], atol=1e-3) and not np.allclose(held[1], shipped[1], atol=1e-2)
+    # the search's own loading (SearchConfig.core_dict: ensure_loaded) keeps the held set
+    value.ensure_loaded()
+    assert core.value_of(state) == held and value.predict(state) == held
+    value_weights.hold(None)
+    assert core.value_of(state) == shipped and value._loaded == str(value.WEIGHTS)
+    value_weights.hold(d)
+    assert core.value_of(state) == held
+    # emptied behind its back (core.value_clear, value.load of another file): hold puts its set back
+    core.value_clear()
+    value_weights.hold(d)
+    assert core.value_of(state) == held
+    value.load()
+    value_weights.hold(d)
+    assert core.value_of(state) == held
+
+
+def test_each_gate_bot_holds_its_sides_value_weights_when_its_search_uses_the_model(tmp_path,
+                                                                                   shipped_value_after):
+    from concordia_ai.ai import value
+    from concordia_ai.engine.game import Game
+    from concordia_ai.lab import value_weights
+    from concordia_ai.lab.gate import GateBot
+    d = write_value_weights(tmp_path / "v")
+    held = str(value_weights.weight_files(d)[0])
+    tiny = dict(iterations=20, rollout_turns=1, select="ucb", policy=0)
+    three = Game.new("italia", 3, 4)
+    GateBot(1, tiny, None, d).choose(three)
+    assert value._loaded == held
+    GateBot(2, tiny, None, None).choose(three)                 # no value weights of its own: the shipped
+    assert value._loaded == str(value.WEIGHTS)
+    GateBot(3, tiny, None, d).choose(three)
+    assert value._loaded == held
+    # a search with the hand formula (asked for, or auto with 2 players) leaves the core alone
+    GateBot(4, dict(tiny, eval="hand"), None, None).choose(three)
+    GateBot(5, tiny, None, None).choose(Game.new("italia", 2, 4))
+    assert value._loaded == held
+
+
+def test_a_gate_game_with_a_candidate_value_model_runs(tmp_path, monkeypatch, shipped_value_after):
+    from concordia_ai.lab import gate, value_weights
+    d = write_value_weights(tmp_path / "v")
+    holds = []
+    real = value_weights.hold
+    monkeypatch.setattr(value_weights, "hold", lambda directory: holds.append(directory) or real(directory))
+    knobs = dict(select="ucb", policy=0)
+    sides = dict(candidate=Side(knobs, None, d), incumbent=Side(knobs, None))
+    task = stage_tasks("fixed", sides, dict(iterations=20, rollout_turns=1), "italia", 3, 700, max_games=3)[1]
+    assert task["candidate"] == dict(search=knobs, weights=None, value_weights=d)
+    r = gate.play_gate_game(task)
+    assert r["cand_seat"] == 1 and r["rank"] in (1, 2, 3) and r["cand_choices"] > 0 and r["inc_choices"] > 0
+    # the candidate's searches held its set, the incumbent's the shipped one, turn by turn
+    assert set(holds) == {d, None} and holds.count(d) == r["cand_choices"]

@@ -141,11 +141,54 @@ def test_the_value_model_trains_on_the_searches_estimates_when_asked(tmp_path, m
             f"estimate: 2 players {took} of {positions})") in page
 
 
+def test_a_value_gated_generation_gives_the_candidate_its_value_model_and_best_json_names_it(tmp_path,
+                                                                                              monkeypatch):
+    from concordia_ai.ai import value
+    sides = []
+    fake_games(monkeypatch, lambda task: sides.append((task["candidate"], task["incumbent"])) or 1)
+    decision = loop.run_generation(tiny(tmp_path, value=True, value_gate=True, candidate="policy=0.3"),
+                                   log=lambda m: None)
+    root = tmp_path / "loop"
+    gen = root / "gen-1"
+    own = str(gen / "value-weights")
+    # train_value.py --out --keep-others: a complete set the gate can hold (2 players trained here)
+    meta = gen / "value-weights" / "weights.json"
+    assert sorted(value.read_weights(gen / "value-weights" / "weights.npz", meta)) == [2, 3, 4, 5]
+    assert json.loads(meta.read_text())["kept_from_before"].keys() == {"3", "4", "5"}
+    steps = json.loads((gen / "generation.json").read_text())["steps"]
+    assert steps["value"]["weights"] == own and steps["value"]["command"].endswith(
+        f"--out {own} --keep-others")
+    # every gate game: the candidate with this generation's value model, the incumbent with the shipped one
+    assert sides and all(c["value_weights"] == own and i["value_weights"] is None for c, i in sides)
+    assert decision["verdict"] == "kept"
+    best = json.loads((root / "best.json").read_text())
+    assert best == dict(generation=1, search=dict(select="ucb", policy=0.3), weights=str(gen / "weights"),
+                        value_weights=own)
+    page = (gen / "README.md").read_text()
+    assert f", the value model trained here (`{root}/gen-1/value-weights`)" in page
+    assert "its weights in `value-weights/`, never installed: the candidate searches with it" in page
+    # the next generation's incumbent searches with those value weights; its candidate without --value-gate
+    # with the shipped ones
+    g2 = loop.Generation(tiny(tmp_path), log=lambda m: None)
+    assert g2.incumbent == best
+    s2 = g2.gate_sides()
+    assert s2["incumbent"].value_weights == own and s2["candidate"].value_weights is None
+    assert f"value model `{own}`" in (root / "gen-2" / "README.md").read_text()
+
+
+def test_without_the_value_gate_the_sides_search_with_the_shipped_value_model(tmp_path):
+    g = loop.Generation(tiny(tmp_path, value=True), log=lambda m: None)
+    assert {k: s.value_weights for k, s in g.gate_sides().items()} == dict(candidate=None, incumbent=None)
+    assert g.gate_sides()["candidate"].weights == str(g.dir / "weights")
+
+
 def test_bad_settings_are_refused(tmp_path):
     with pytest.raises(loop.LoopError, match="at least 10"):
         loop.run_generation(tiny(tmp_path, games=4))
     with pytest.raises(loop.LoopError, match="--value-search-target: 1.5 must be in 0..1"):
         loop.run_generation(tiny(tmp_path, value_search_target=1.5))
+    with pytest.raises(loop.LoopError, match="--value-gate: the candidate's value model is trained by --value"):
+        loop.run_generation(tiny(tmp_path, value_gate=True))          # tiny: value=False
     with pytest.raises(loop.LoopError, match="--candidate: search config: policy"):
         loop.run_generation(tiny(tmp_path, candidate="policy=-1"))
 

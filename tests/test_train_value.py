@@ -183,3 +183,71 @@ def test_the_command_records_the_weight_and_floor_and_refuses_a_bad_weight(tmp_p
     with pytest.raises(SystemExit) as e:
         train_value.main()
     assert e.value.code == 2
+
+
+# ---------------------------------------------------------------- --out and evaluate
+
+def shipped_copy(tmp_path, monkeypatch) -> Path:
+    """The shipped weights copied to tmp_path/shipped, standing in for the package's (nothing here may write
+    the real package data)."""
+    import shutil
+    shipped = tmp_path / "shipped"
+    shipped.mkdir()
+    shutil.copy(value.WEIGHTS, shipped / "weights.npz")
+    shutil.copy(value.META, shipped / "weights.json")
+    monkeypatch.setattr(value, "DATA_DIR", shipped)
+    monkeypatch.setattr(value, "WEIGHTS", shipped / "weights.npz")
+    monkeypatch.setattr(value, "META", shipped / "weights.json")
+    return shipped
+
+
+def run_main(monkeypatch, capsys, *argv) -> dict:
+    monkeypatch.setattr(sys, "argv", ["train_value.py", *argv])
+    train_value.main()
+    return json.loads(capsys.readouterr().out)
+
+
+def test_train_out_writes_a_set_read_weights_accepts_and_evaluate_gives_the_same_held_out_figures(
+        tmp_path, monkeypatch, capsys):
+    shipped = shipped_copy(tmp_path, monkeypatch)
+    before = {p.name: p.read_bytes() for p in shipped.iterdir()}
+    data = save(tmp_path / "d.npz", selfplay.arrays(records(30, search=False, features=core.VALUE_FEATURES)))
+    out, report = tmp_path / "candidate", tmp_path / "train.json"
+    printed = run_main(monkeypatch, capsys, "train", "--data", data, "--epochs", "1", "--hidden", "2",
+                       "--report", str(report), "--out", str(out), "--keep-others")
+    # the directory holds a complete checked set: 3 players trained here, the others the shipped networks
+    sets = value.read_weights(out / "weights.npz", out / "weights.json")
+    old = value.read_weights()
+    assert sets[3]["w1"].shape == (2, core.VALUE_FEATURES)
+    assert all(same(sets[n], old[n]) for n in (2, 4, 5))
+    meta = json.loads((out / "weights.json").read_text())
+    assert meta["player_counts"] == [2, 3, 4, 5] and sorted(meta["kept_from_before"]) == ["2", "4", "5"]
+    assert meta["holdout"] == printed and "--out" in meta["command"]
+    assert {p.name: p.read_bytes() for p in shipped.iterdir()} == before      # the package's are untouched
+    # evaluate on the same data: the same held-out games (3 of 30) and the very same figures
+    again = tmp_path / "evaluate.json"
+    assert run_main(monkeypatch, capsys, "evaluate", "--data", data, "--weights", str(out),
+                    "--report", str(again)) == printed
+    trained, evaluated = json.loads(report.read_text()), json.loads(again.read_text())
+    assert evaluated["3"]["holdout"] == trained["3"]["holdout"] and trained["3"]["holdout"]["games"] == 3
+    assert trained["3"]["holdout"]["reliability"]
+    # without --weights: the shipped set, on the same games
+    shipped_figures = run_main(monkeypatch, capsys, "evaluate", "--data", data)["3"]
+    assert shipped_figures["games"] == 3 and shipped_figures["log_loss"] != printed["3"]["log_loss"]
+
+
+def test_out_and_install_are_exclusive_and_evaluate_refuses_a_missing_set(tmp_path, monkeypatch, capsys):
+    shipped_copy(tmp_path, monkeypatch)
+    monkeypatch.setattr(sys, "argv", ["train_value.py", "train", "--data", "d.npz", "--install", "--out",
+                                      str(tmp_path / "w")])
+    with pytest.raises(SystemExit) as e:
+        train_value.main()
+    errors = [line for line in capsys.readouterr().err.splitlines() if "error:" in line]
+    assert e.value.code == 2 and errors == ["train_value.py train: error: argument --out: not allowed with "
+                                            "argument --install"]
+    assert not (tmp_path / "w").exists()
+    monkeypatch.setattr(sys, "argv", ["train_value.py", "evaluate", "--data", "d.npz", "--weights",
+                                      str(tmp_path / "none")])
+    with pytest.raises(SystemExit) as e:
+        train_value.main()
+    assert e.value.code == 2 and capsys.readouterr().err.startswith("error: value weights: cannot read")

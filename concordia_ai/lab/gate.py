@@ -2,6 +2,7 @@
 incumbent in seat-rotated games, stopped by a sequential probability ratio test as soon as it is decided.
 
     >>> bots = dict(candidate=Side(dict(policy=0.3), "results/loop/gen-1/weights"), incumbent=Side({}, None))
+    >>> Side(dict(policy=0.3), "gen-1/weights", value_weights="gen-1/value-weights")   # its own value model too
     >>> result = run_stage("fixed", bots, dict(iterations=400), "italia", 3, seed_start=51000,
     ...                    test=Sprt.against_fair_share(3, delta=0.1), max_games=120, log="gate-fixed.jsonl")
 
@@ -9,6 +10,10 @@ Games: for every deal seed the candidate plays once in every seat, the other sea
 (as scripts/strength.py, with its bot seeds: a seed per deal and seat). A stage gives both sides the same
 budget (`budget`: iterations=I for the stage at fixed iterations, iterations=0,seconds=S at equal time),
 which overrides their own. Each game is a line of the stage's log (resumable, lab.jobs).
+
+Each side searches with its own policy weights (lab.prior_weights) and its own value weights (lab.value_weights,
+when its search evaluates with the value model: eval "net", or "auto" with 3-5 players); a side without value
+weights of its own searches with the shipped ones, never with the other side's.
 
 The test (Sprt): H0 the candidate wins its fair share p0 = 1/players, H1 it wins p1 = p0 + delta. The games
 are read in their fixed order (deal, then seat), whatever order the workers finish them in, and the test
@@ -25,9 +30,9 @@ from dataclasses import dataclass, field
 
 from ..ai import policy
 from ..ai.bots import Bot, play_game
-from ..ai.search import SearchConfig, best_move
+from ..ai.search import SearchConfig, best_move, effective_eval
 from . import jobs as _jobs
-from . import prior_weights
+from . import prior_weights, value_weights
 from .ratings import wilson
 
 KEY = ("stage", "board", "players", "seed", "cand_seat")
@@ -78,22 +83,24 @@ class Sprt:
 
 @dataclass(frozen=True)
 class Side:
-    """One side of the gate: its search knobs and the directory of its policy weights (None: the shipped
-    weights, if its search asks for a prior at all: the default search does)."""
+    """One side of the gate: its search knobs, the directory of its policy weights (None: the shipped
+    weights, if its search asks for a prior at all: the default search does) and the directory of its value
+    weights (None: the shipped ones, if its search evaluates with the value model)."""
     search: dict = field(default_factory=dict)
     weights: str | None = None
+    value_weights: str | None = None
 
     def as_task(self) -> dict:
-        return dict(search=self.search, weights=self.weights)
+        return dict(search=self.search, weights=self.weights, value_weights=self.value_weights)
 
 
 class GateBot(Bot):
-    """A search bot that puts its own policy weights into the core before each search."""
+    """A search bot that puts its own policy and value weights into the core before each search."""
     kind = "ismcts"
 
-    def __init__(self, seed: int, search: dict, weights: str | None):
+    def __init__(self, seed: int, search: dict, weights: str | None, value_weights: str | None = None):
         super().__init__(seed)
-        self.search, self.weights = search, weights
+        self.search, self.weights, self.value_weights = search, weights, value_weights
 
     def choose(self, game) -> int:
         legal = game.legal_moves()
@@ -103,6 +110,8 @@ class GateBot(Bot):
         asks = config.policy > 0 or config.rollout == "policy"
         # never the other side's prior: a side without weights of its own searches with the shipped ones
         prior_weights.hold(self.weights or (str(policy.DATA_DIR) if asks else None))
+        if effective_eval(config.eval, game.n_players) == "net":
+            value_weights.hold(self.value_weights)      # None: the shipped set, likewise
         return best_move(game, config)
 
 
@@ -120,7 +129,8 @@ def play_gate_game(task: dict) -> dict:
     """One gate game (task: stage, board, players, seed, cand_seat, candidate, incumbent, budget)."""
     players, seat = task["players"], task["cand_seat"]
     sides = [task["candidate"] if i == seat else task["incumbent"] for i in range(players)]
-    bots = [GateBot(bot_seed(task["board"], task["seed"], seat, i), stage_search(s, task["budget"]), s["weights"])
+    bots = [GateBot(bot_seed(task["board"], task["seed"], seat, i), stage_search(s, task["budget"]), s["weights"],
+                    s.get("value_weights"))
             for i, s in enumerate(sides)]
     choices = [0] * players
 

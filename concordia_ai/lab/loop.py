@@ -9,14 +9,17 @@ outputs are there:
    seed (lab.policy_data, with playout cap randomization): ROOT/gen-N/data/chunk-K.npz (compressed, committed)
    and .value.npz; the chunks' game logs under WORK (large, not committed; a restart resumes them).
 2. training: scripts/train_policy.py on every chunk (weights to ROOT/gen-N/weights) and, with `value`,
-   scripts/train_value.py train on the same games (a report of the held-out losses; never installed: the
-   gate does not measure it), its targets mixed with the self-play searches' own estimates at weight
+   scripts/train_value.py train on the same games (a report of the held-out losses, and its weights in
+   ROOT/gen-N/value-weights, completed with the shipped networks of the player counts it has no games of;
+   never installed), its targets mixed with the self-play searches' own estimates at weight
    `value_search_target` (0: the games' results alone; the held-out figures are against the results).
-3. the gate (lab.gate): the candidate (the incumbent's knobs, then `candidate`'s, with the new weights)
-   against the incumbent at fixed iterations, stopped by an SPRT; "worse" ends the generation there. Then at
-   equal time (seconds per move): the generation is kept only if the test says "better".
+3. the gate (lab.gate): the candidate (the incumbent's knobs, then `candidate`'s, with the new weights, and
+   with `value_gate` the new value weights too; else the shipped value model) against the incumbent at fixed
+   iterations, stopped by an SPRT; "worse" ends the generation there. Then at equal time (seconds per move):
+   the generation is kept only if the test says "better".
 4. kept: the weights are copied to `install_dir` (the package's policy data by default) and ROOT/best.json
-   names the generation: the next generation's incumbent.
+   names the generation (with `value_gate`, its value weights too, which stay where they are): the next
+   generation's incumbent, which searches in the gate with the value weights best.json names.
 The page ROOT/gen-N/README.md is rewritten after every step and every gate batch; ROOT/gen-N/generation.json
 holds the settings and every step's figures.
 
@@ -34,7 +37,7 @@ import time
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
-from ..ai import policy
+from ..ai import policy, value
 from ..ai.bots import BotSpecError, parse_spec
 from ..ai.search import SearchConfig, SearchConfigError
 from ..engine.errors import ConcordiaError
@@ -73,6 +76,7 @@ class Settings:
     value: bool = True
     value_epochs: int = 8
     value_search_target: float = 0.0         # train_value.py --search-target: the search estimates' weight
+    value_gate: bool = False                 # the candidate searches with the generation's value model too
     # the gate
     candidate: str = "select=puct,policy=1"  # knobs over the incumbent's for the candidate
     gate_board: str = "italia"
@@ -102,8 +106,10 @@ def parse_knobs(text: str, name: str) -> dict:
 
 
 def incumbent_of(s: Settings) -> dict:
-    """ROOT/best.json (the last kept generation), else the first generation's incumbent: with a learned
-    prior in its knobs, the shipped weights, named, so that the gate puts them into the core for it."""
+    """ROOT/best.json (the last kept generation: its knobs, its policy weights and, when it was gated with
+    its own value model, `value_weights`), else the first generation's incumbent: with a learned prior in its
+    knobs, the shipped weights, named, so that the gate puts them into the core for it (no value weights:
+    the gate gives a side without them the shipped value model)."""
     best = Path(s.root) / "best.json"
     if best.exists():
         return safe_read.read_json(str(best))
@@ -163,6 +169,15 @@ class Generation:
     def candidate_search(self) -> dict:
         return {**self.incumbent["search"], **parse_knobs(self.s.candidate, "--candidate")}
 
+    @property
+    def value_weights(self) -> Path:
+        """Where train_value.py --out writes this generation's value model."""
+        return self.dir / "value-weights"
+
+    def candidate_value_weights(self) -> str | None:
+        """The candidate's value model: this generation's with value_gate, else None (the shipped one)."""
+        return str(self.value_weights) if self.s.value_gate else None
+
     # ------------------------------------------------------------ 1. self-play
     def selfplay(self) -> list[str]:
         s = self.s
@@ -211,12 +226,16 @@ class Generation:
     def train_value(self, chunks: list[str]) -> None:
         merged = self.work / "value.npz"
         report = self.dir / "value-training.json"
+        # --keep-others: the player counts without games take the shipped networks, so the set is complete
         cmd = [sys.executable, str(REPO / "scripts" / "train_value.py"), "train", "--data", str(merged), "--seed",
-               str(self.s.seed), "--epochs", str(self.s.value_epochs), "--report", str(report)]
+               str(self.s.seed), "--epochs", str(self.s.value_epochs), "--report", str(report),
+               "--out", str(self.value_weights), "--keep-others"]
         if self.s.value_search_target > 0:
             cmd += ["--search-target", str(self.s.value_search_target)]
-        if not report.exists():
-            self.log(f"gen {self.n}: training the value model (a report; not installed)")
+        # a generation trained before the weights were written gets them when the gate needs them
+        missing = self.s.value_gate and not self.value_weights_written()
+        if not report.exists() or missing:
+            self.log(f"gen {self.n}: training the value model (a report and weights; not installed)")
             merge_value_files([policy_data.value_path(c) for c in chunks], merged)
             run_script(cmd, self.dir / "value-training.log")
         full = safe_read.read_json(str(report))
@@ -226,13 +245,16 @@ class Generation:
                                 search_target=self.s.value_search_target,
                                 # per player count: the training positions that took the search's estimate
                                 search_positions={n: [r.get("search_targets", {}).get("positions", 0),
-                                                      r["train_positions"]] for n, r in full.items()}))
+                                                      r["train_positions"]] for n, r in full.items()},
+                                weights=str(self.value_weights) if self.value_weights_written() else None))
+
+    def value_weights_written(self) -> bool:
+        return (self.value_weights / value.WEIGHTS.name).exists()
 
     # ------------------------------------------------------------ 3. the gate
     def gate_stage(self, stage: str, budget: dict, max_games: int, seed_start: int) -> dict:
         s = self.s
-        sides = dict(candidate=gate.Side(self.candidate_search(), str(self.dir / "weights")),
-                     incumbent=gate.Side(self.incumbent["search"], self.incumbent.get("weights")))
+        sides = self.gate_sides()
         test = gate.Sprt.against_fair_share(s.gate_players, s.gate_delta, s.gate_alpha, s.gate_beta)
         self.log(f"gen {self.n}: gate at {stage} ({budget})")
 
@@ -244,6 +266,14 @@ class Generation:
         self.step(f"gate_{stage}", result)
         self.commit(f"gate at {stage}")
         return result
+
+    def gate_sides(self) -> dict[str, gate.Side]:
+        """The candidate (its prior trained here; its value model too with value_gate) and the incumbent
+        (the weights best.json names: value weights only when a value-gated generation was kept)."""
+        inc = self.incumbent
+        return dict(candidate=gate.Side(self.candidate_search(), str(self.dir / "weights"),
+                                        self.candidate_value_weights()),
+                    incumbent=gate.Side(inc["search"], inc.get("weights"), inc.get("value_weights")))
 
     def gate(self) -> str:
         s = self.s
@@ -265,6 +295,8 @@ class Generation:
             for name in (policy.WEIGHTS.name, policy.META.name):
                 shutil.copyfile(src / name, dst / name)
             best = dict(generation=self.n, search=self.candidate_search(), weights=str(src))
+            if self.s.value_gate:
+                best["value_weights"] = self.candidate_value_weights()
             write_atomic(str(Path(self.s.root) / "best.json"), json.dumps(best, indent=2) + "\n")
             decision.update(installed=str(dst), best=best)
         write_atomic(str(self.dir / "decision.json"), json.dumps(decision, indent=2) + "\n")
@@ -341,6 +373,8 @@ def run_generation(s: Settings, log=print) -> dict:
         raise LoopError(f"--games: {s.games}: at least 10 (game ids 0 and 5 mod 10 are held out)")
     if not 0 <= s.value_search_target <= 1:
         raise LoopError(f"--value-search-target: {s.value_search_target} must be in 0..1")
+    if s.value_gate and not s.value:
+        raise LoopError("--value-gate: the candidate's value model is trained by --value (off here)")
     g = Generation(s, log)
     if "decision" in g.state["steps"]:
         log(f"gen {g.n}: already decided ({g.state['steps']['decision']['verdict']})")

@@ -26,9 +26,12 @@ def render_page(state: dict) -> str:
         lines.append(f"In progress (steps done: {', '.join(done) or 'none'}); rerun the command below to go on.")
     lines += ["", "## The sides", "",
               f"- incumbent: generation {inc['generation']}, search `{_knobs(inc['search'])}`, prior "
-              f"{'`' + inc['weights'] + '`' if inc.get('weights') else 'none'}",
+              f"{'`' + inc['weights'] + '`' if inc.get('weights') else 'none'}"
+              + (f", value model `{inc['value_weights']}`" if inc.get("value_weights") else ""),
               f"- candidate: the incumbent's knobs with `{s['candidate']}`, the prior trained here "
-              f"(`{s['root']}/gen-{n}/weights`)", ""]
+              f"(`{s['root']}/gen-{n}/weights`)"
+              + (f", the value model trained here (`{s['root']}/gen-{n}/value-weights`)" if s.get("value_gate")
+                 else ""), ""]
     lines += _selfplay(steps.get("selfplay"))
     lines += _policy(steps.get("policy"))
     lines += _value(steps.get("value"), s)
@@ -109,8 +112,12 @@ def _value(val: dict | None, s: dict) -> list[str]:
         return ["The value model: not trained in this generation (--no-value).", ""]
     if not val:
         return ["The value model: not trained yet.", ""]
-    out = ["The value model (scripts/train_value.py on the same games' turn starts; a report only, never "
-           "installed: the gate does not measure it). " + _value_targets(val) +
+    # a generation trained before the loop wrote the value weights has the report alone
+    kept = "its weights in `value-weights/`" if val.get("weights") else "a report only"
+    gated = ("the candidate searches with it in the gate (--value-gate)" if s.get("value_gate")
+             else "the gate does not measure it")
+    out = [f"The value model (scripts/train_value.py on the same games' turn starts; {kept}, never installed: "
+           f"{gated}). " + _value_targets(val) +
            " Held-out games (id % 10 == 0), against the games' results:", "",
            "| players | positions | log loss | uniform | Brier | ECE | VP MAE |", "|---|---|---|---|---|---|---|"]
     for n, h in val["holdout"].items():
