@@ -84,6 +84,35 @@ def test_the_puct_score_is_the_cores():
             assert core.puct_pick(children, 1.5, 0.2) == int(np.argmax(scores))
 
 
+def test_the_growing_puct_weight_is_the_cores():
+    """With c_puct_log the weight grows with the node's visits N: c_puct + c_puct_log ln((N + base) / base).
+    At N = 400, base 100, c_puct 1, c_puct_log 0.5 it is 1 + 0.5 ln 5 = 1.804719; the core's pick agrees with
+    selection_scores on random nodes, and pruning keeps more of a child's visits than at the constant 1."""
+    grow = Selection("puct", c_puct=1.0, c_puct_log=0.5, c_puct_base=100.0)
+    assert abs(grow.c_puct_at(400) - (1 + 0.5 * math.log(5))) < 1e-12
+    assert Selection("puct", c_puct=1.0).c_puct_at(400) == 1.0
+    # the pruning example above with c = 1.804719: 0.6 + 0.5 * 1.804719 * 20 / 301 = 0.659958 is the bar, and
+    # 0.55 + 0.2 * 1.804719 * 20 / (1 + m) < 0.659958: m > 64.68 -> 65 (48 at the constant weight)
+    assert pruned_visits([300, 150], [0.6, 0.55], 400, grow, prior=[0.5, 0.2]).tolist() == [300, 65]
+    rng = np.random.default_rng(9)
+    for _ in range(200):
+        n = int(rng.integers(2, 8))
+        visits = rng.integers(1, 60, n)
+        means = rng.uniform(0.3, 0.7, n)
+        prior = rng.dirichlet(np.ones(n))
+        avail = int(visits.sum())
+        children = [(int(v), float(m * v), float(p), avail) for v, m, p in zip(visits, means, prior)]
+        scores = policy_targets.selection_scores(means, visits, avail + 1, grow, prior)
+        top = np.sort(scores)[-2:]
+        if top[1] - top[0] > 1e-4:
+            assert core.puct_pick(children, 1.0, 0.2, parent_visits=avail + 1, c_puct_log=0.5,
+                                  c_puct_base=100.0) == int(np.argmax(scores))
+    # a SearchConfig's knobs come through
+    from concordia_ai.ai.search import SearchConfig
+    sel = Selection.of(SearchConfig(iterations=10, c_puct_log=0.45, c_puct_base=300.0))
+    assert (sel.kind, sel.c_puct, sel.c_puct_log, sel.c_puct_base) == ("puct", 0.25, 0.45, 300.0)
+
+
 def test_the_best_is_the_most_visited_child_and_ties_go_to_the_better_mean():
     # two children of 50 visits: the one of mean 0.6 is the best and keeps its visits whatever its place
     assert pruned_visits([50, 50], [0.5, 0.6], 100, Selection(c=0.1)).tolist()[1] == 50

@@ -29,17 +29,28 @@ C_SCALE = 1.0
 class Selection:
     """The root's selection score, as the core computes it (cext/ismcts.pxi):
     "ucb" (today's): Q + c sqrt(ln N / n) + weight P sqrt(N) / (1 + n), the last term with policy > 0 only;
-    "puct" (SearchConfig.select = "puct"): Q + c_puct P sqrt(N) / (1 + n).
+    "puct" (SearchConfig.select = "puct"): Q + c_puct(N) P sqrt(N) / (1 + n), where c_puct(N) = c_puct +
+    c_puct_log ln((N + c_puct_base) / c_puct_base) grows with the node's visits (cext/puct.pxi; constant
+    with c_puct_log = 0).
     N is the availability count of a root child: every root visit sees the root's legal moves."""
     kind: str = "ucb"
     c: float = 0.7
     weight: float = 0.0
     c_puct: float = 1.0
+    c_puct_log: float = 0.0
+    c_puct_base: float = 500.0
 
     @classmethod
     def of(cls, config) -> "Selection":
         """The selection of a SearchConfig (one made before `select` existed is "ucb")."""
-        return cls(getattr(config, "select", "ucb"), config.c, config.policy, getattr(config, "c_puct", 1.0))
+        return cls(getattr(config, "select", "ucb"), config.c, config.policy, getattr(config, "c_puct", 1.0),
+                   getattr(config, "c_puct_log", 0.0), getattr(config, "c_puct_base", 500.0))
+
+    def c_puct_at(self, parent_visits: float) -> float:
+        """The PUCT weight at a node visited parent_visits times."""
+        if self.c_puct_log <= 0:
+            return self.c_puct
+        return self.c_puct + self.c_puct_log * np.log((parent_visits + self.c_puct_base) / self.c_puct_base)
 
     def needs_prior(self) -> bool:
         return self.kind == "puct" or self.weight > 0
@@ -54,7 +65,7 @@ def selection_scores(means: np.ndarray, visits: np.ndarray, parent_visits: float
     p = np.zeros_like(visits) if prior is None else np.asarray(prior, np.float64)
     puct = p * np.sqrt(parent_visits) / (1.0 + visits)
     if sel.kind == "puct":
-        return means + sel.c_puct * puct
+        return means + sel.c_puct_at(parent_visits) * puct
     return means + sel.c * np.sqrt(np.log(parent_visits) / visits) + (sel.weight * puct if sel.weight > 0 else 0.0)
 
 
