@@ -18,7 +18,9 @@ from the game (seeded), the game is played to its end, and every drawn position 
 --budgets (CPU seconds of one search thread, the hint's settings otherwise: search.TABLE_SEARCH, eval auto).
 
 One record per game goes to --log as it ends (lab/jobs.py: a rerun plays only the missing games). Each record
-holds the final scores and the winner, and per position: the horizon, the position's own evaluations (hand
+holds the full search its positions were searched with (`config`: outcome.search_record, every knob the
+figures depend on and the sha256 of the learned weights it read; older records hold only their --search knobs,
+`search`), the final scores and the winner, and per position: the horizon, the position's own evaluations (hand
 formula and value model: the model at 0 s), and per budget the raw statistics of every whole turn the final
 choice looked at (its candidates and the chosen one), from which scripts/outcome_fit.py fits the model and
 recomputes the shown figures exactly as a hint computes them. Each search also records whether its list
@@ -92,7 +94,8 @@ def one_game(task: dict) -> dict:
     t0 = time.process_time()
     played = play_game(bots, board, deal, watch=starts)
     rec = {k: task[k] for k in KEY}
-    rec.update(board=board, bots=specs, opening=bool(task.get("opening")), search=task.get("search", {}))
+    rec.update(board=board, bots=specs, opening=bool(task.get("opening")), search=task.get("search", {}),
+               config=searched_with(task.get("search", {}), budgets))
     if played.truncated:
         return dict(rec, rows=[], truncated=True)
     game = played.game
@@ -126,14 +129,24 @@ def search_position(g: Game, budgets: list[float], knobs: dict, seed: int) -> di
     the raw figures of every whole turn the final choice looked at."""
     out = {}
     for b in budgets:
-        config = SearchConfig(**{**TABLE_SEARCH, "jobs": 1, **knobs, "seconds": b, "iterations": 0,
-                                 "seed": seed})
+        config = hint_config(knobs, b, seed)
         res = search(g, config)
         looked = [t for t in res.turns if t.candidate or t.chosen]
         out[str(b)] = dict(eval=effective_eval(config.eval, g.n_players), iterations=res.iterations,
                            turns=[turn_record(g, t) for t in looked], rule=follows_ranking_rule(res.turns),
                            listed=len(res.turns))
     return out
+
+
+def hint_config(knobs: dict, seconds: float, seed: int) -> SearchConfig:
+    """The search of a hint (one thread, `seconds` of CPU time) with `knobs` over the hint's settings."""
+    return SearchConfig(**{**TABLE_SEARCH, "jobs": 1, **knobs, "seconds": seconds, "iterations": 0, "seed": seed})
+
+
+def searched_with(knobs: dict, budgets: list[float]) -> dict:
+    """The search a record's positions are searched with, as the fit reads it (`config`): the budget and the
+    seed are not part of it (outcome.UNFITTED_KNOBS), so one for all the budgets."""
+    return outcome.search_record(hint_config(knobs, budgets[0], 0))
 
 
 def research_game(task: dict) -> dict:
@@ -150,7 +163,8 @@ def research_game(task: dict) -> dict:
                                               seed=(old["seed"] + old["game"]) * 64 + pick)
         rows.append(row)
     rec = {key: v for key, v in old.items() if key not in ("rows", "cpu_seconds")}
-    return dict(rec, budgets=task["budgets"], search=task["search"], rows=rows,
+    return dict(rec, budgets=task["budgets"], search=task["search"],
+                config=searched_with(task["search"], task["budgets"]), rows=rows,
                 cpu_seconds=round(time.process_time() - t0, 1))
 
 

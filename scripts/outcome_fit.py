@@ -11,7 +11,13 @@ and the other way round, so every measured figure comes from a model that never 
 figure is replayed as the hint makes it: every whole turn the final choice looked at gets its figures
 under the model (outcome.predict_stats), the pick is made by search.final_pick (the recorded end-of-turn
 evaluations stand in for the tie rule's), and the picked turn's win share, VP and margin are the shown
-figures. With --write, the models fitted on all the positions are written (with their measured figures).
+figures. With --write, the models fitted on all the positions are written (with their measured figures),
+with the search they were fitted on (`search`, outcome.search_record: a hint on another search says so,
+outcome.search_note): the records' own `config` (scripts/outcome_data.py records it), or for records made
+before it was recorded their --search knobs over LEGACY, the hint's search then, with the sha256 of the
+learned weights installed now: this assumes the weights did not change since those logs were made (true of
+every log in results/outcome/ as of 2026-12-04). Logs of different searches are refused with --write: a model
+file holds the models of one search.
 
 Prints JSON: per setting and over all player counts, the expected calibration error (10 equal-width bins),
 the reliability table, the positions shown at 90 % or more (10 % or less) against their real rate, the
@@ -38,22 +44,63 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from concordia_ai.ai import outcome  # noqa: E402
-from concordia_ai.ai.search import TurnCandidate, final_pick  # noqa: E402
+from concordia_ai.ai.search import SearchConfig, TurnCandidate, final_pick  # noqa: E402
 from concordia_ai.ai.value import reliability  # noqa: E402
 from concordia_ai.io import safe_read  # noqa: E402
 from concordia_ai.io.atomic_write import write_atomic  # noqa: E402
 from concordia_ai.io.jsonl import read_records  # noqa: E402
 
 
-def positions(logs: list[str]) -> list[dict]:
-    """Every position of every game, with the game's outcome."""
+def read_logs(logs: list[str]) -> list[dict]:
+    """Every record (one game each) of the logs."""
+    return [rec for path in logs for rec in read_records(path, repair=True, error=ValueError)]
+
+
+def positions(logs: list[str], records: list[dict] | None = None) -> list[dict]:
+    """Every position of every game, with the game's outcome (`records`: the logs' records, already read)."""
     out = []
-    for path in logs:
-        for rec in read_records(path, repair=True, error=ValueError):
-            for row in rec["rows"]:
-                out.append(dict(row, players=rec["players"], game=rec["game"], board=rec["board"],
-                                final=rec["final"], winner=rec["winner"]))
+    for rec in read_logs(logs) if records is None else records:
+        for row in rec["rows"]:
+            out.append(dict(row, players=rec["players"], game=rec["game"], board=rec["board"],
+                            final=rec["final"], winner=rec["winner"]))
     return out
+
+
+# The hint's search when the logs without a `config` were made (every log of results/outcome/ up to 2026-12-04):
+# these knobs over SearchConfig's defaults (search.TABLE_SEARCH then; written out, as TABLE_SEARCH may move on)
+LEGACY = dict(focus=0.25, select="ucb", policy=0.0)
+
+
+class MixedSearchError(ValueError):
+    """Records searched with different searches: one model file is fitted on one search."""
+
+
+def record_search(rec: dict) -> dict:
+    """The search a record's positions were searched with (outcome.search_record's keys): its `config`, or for
+    a record made before that was recorded, its --search knobs (`search`) over LEGACY over today's defaults,
+    with the sha256 of the weights installed now (assumed unchanged since the log was made: true of every log
+    in results/outcome/ as of 2026-12-04)."""
+    if "config" in rec:
+        return rec["config"]
+    budget = dict(iterations=1, seconds=0.0, jobs=1, seed=0)      # not part of the search (UNFITTED_KNOBS)
+    return outcome.search_record(SearchConfig(**{**LEGACY, **rec.get("search", {}), **budget}))
+
+
+def search_of(records: list[dict]) -> dict:
+    """The one search the records' positions were searched with (what --write records as `search`);
+    MixedSearchError when they name more than one (records of truncated games, without positions, count not)."""
+    found = []
+    for rec in records:
+        s = record_search(rec) if rec.get("rows") else None
+        if s is not None and s not in found:
+            found.append(s)
+    if not found:
+        raise MixedSearchError("the logs hold no positions, so no search to record")
+    if len(found) > 1:
+        keys = sorted(k for k in {*found[0], *found[1]} if found[0].get(k) != found[1].get(k))
+        raise MixedSearchError(f"the logs hold positions of {len(found)} different searches (they differ in "
+                               f"{', '.join(keys)}); a model file is fitted on one search: fit each one's logs apart")
+    return found[0]
 
 
 def _stats(t: dict) -> outcome.NodeStats:
@@ -284,7 +331,14 @@ def main() -> None:
             ap.exit(2, f"error: --between: {args.between} is not a stability_replay.py answer with per-player "
                        f"`between` figures (tau_vp)\n")
     logs = sorted(glob.glob(args.logs))
-    ps = positions(logs)
+    records = read_logs(logs)
+    search = None
+    if args.write:
+        try:
+            search = search_of(records)
+        except MixedSearchError as e:
+            ap.exit(2, f"error: --write: {e}\n")
+    ps = positions(logs, records)
     by_players: dict[int, list[dict]] = {}
     for p in ps:
         by_players.setdefault(p["players"], []).append(p)
@@ -326,7 +380,7 @@ def main() -> None:
     summary = dict(command=command, logs=logs, positions=len(ps), settings=report)
     if args.write:
         write_atomic(args.write, json.dumps(dict(format=outcome.FORMAT, command=command, logs=logs,
-                                                 models=models), indent=1) + "\n")
+                                                 search=search, models=models), indent=1) + "\n")
     text = json.dumps(summary, indent=1)
     if args.markdown:
         write_atomic(args.markdown, markdown(report, command) + "\n")

@@ -68,11 +68,16 @@ def test_positions_are_kept_and_searched_again_under_other_knobs(tmp_path):
     assert done.returncode == 0, done.stderr
     rec = json.loads(first.read_text())
     assert rec["search"] == {} and len(rec["rows"]) == 2
+    # the full search it used (the budget and the seed aside), with the learned weights': what a fit records
+    from concordia_ai.ai.search import TABLE_SEARCH, SearchConfig
+    assert rec["config"] == outcome.search_record(SearchConfig(**TABLE_SEARCH))
+    assert outcome_fit.search_of([rec]) == rec["config"]
     done = _outcome_data("--players", "2", "--budgets", "0.01,0.02", "--search", "select=puct,c_puct=0.5",
                          "--from", str(first), "--log", str(again))
     assert done.returncode == 0, done.stderr
     new = json.loads(again.read_text())
     assert new["search"] == {"select": "puct", "c_puct": 0.5} and new["budgets"] == [0.01, 0.02]
+    assert new["config"] == outcome.search_record(SearchConfig(**{**TABLE_SEARCH, "select": "puct", "c_puct": 0.5}))
     # the same game and positions (the real result is the game's), only the searches are new
     assert (new["final"], new["winner"]) == (rec["final"], rec["winner"])
     for old_row, row in zip(rec["rows"], new["rows"]):

@@ -36,19 +36,22 @@ mixed opponents (`fit`, run by scripts/outcome_fit.py on the data of scripts/out
 data/value/outcome.json:
 
     {"format": "concordia-outcome-v1",
+     "search": {"focus": 0.25, "select": "ucb", "policy": 0.0, ..., "value_sha256": "...", "policy_sha256": null},
      "models": [{"eval": "hand", "players": 2, "seconds": 3.0,
                  "b": [b0, b1], "k": [k0, k1], "d": [d0, d1], "log_sigma": [s0, s1], ...}, ...]}
 
 (each coefficient pair is [value at h = 0, change per unit of h]). `seconds` is the CPU time of one search
 thread the model was fitted at; 0 means the position's own evaluation, without a search. A search uses
 the model of its evaluation and player count fitted nearest to its budget on a log scale; `note` says
-when none was fitted within BUDGET_FACTOR of it.
+when none was fitted within BUDGET_FACTOR of it. `search` is the search the models were fitted on (every
+knob of SearchConfig but those of UNFITTED_KNOBS, and the sha256 of the learned weights it read:
+search_record); `search_note` says when a search is another one (older files do not record it: no check).
 """
 from __future__ import annotations
 
 import json
 import math
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
 
 import numpy as np
@@ -330,17 +333,34 @@ def game_horizon(game) -> float:
 
 # ---------------------------------------------------------------- the file of fitted models
 
-_cache: dict[tuple, list[Model]] = {}
+_cache: dict[tuple, tuple[list[Model], dict | None]] = {}
+
+
+def _file_key(path: Path) -> tuple:
+    """What a cached reading of a file is valid for: the file as it is now (a changed file is read again)."""
+    try:
+        st = path.stat()
+        return str(path), st.st_mtime_ns, st.st_size
+    except OSError:
+        return str(path), None, None
 
 
 def load(path: Path | str | None = None) -> list[Model]:
     """The models of a model file (the package's by default; [] without the file)."""
+    return _read(path)[0]
+
+
+def fitted_search(path: Path | str | None = None) -> dict | None:
+    """The search the models of a model file were fitted on (its `search`: search_record's keys), or None
+    for a file that does not record it (written before it was recorded) and without the file."""
+    search = _read(path)[1]
+    return None if search is None else dict(search)
+
+
+def _read(path: Path | str | None) -> tuple[list[Model], dict | None]:
+    """A model file's models and its `search` (None when absent), checked, cached while the file is unchanged."""
     path = MODELS if path is None else Path(path)
-    try:
-        st = path.stat()
-        key = (str(path), st.st_mtime_ns, st.st_size)
-    except OSError:
-        key = (str(path), None, None)
+    key = _file_key(path)
     if key in _cache:
         return _cache[key]
     try:
@@ -351,8 +371,9 @@ def load(path: Path | str | None = None) -> list[Model]:
                         _pair(m["d"]), _pair(m["log_sigma"]), True, _pair(m.get("w", (0.0, 0.0))),
                         float(m.get("open_scale", 1.0)), False, float(m.get("between_sd", 0.0)))
                   for m in info["models"]]
+        search = info.get("search")
     except FileNotFoundError:
-        models = []
+        models, search = [], None
     except (OSError, ValueError, KeyError, TypeError, AttributeError) as e:
         raise OutcomeModelError(f"outcome models: {path} is not a model file: {e}") from None
     for m in models:
@@ -366,8 +387,10 @@ def load(path: Path | str | None = None) -> list[Model]:
             raise OutcomeModelError(f"outcome models: {path} has between_sd {m.between_sd:g}; valid: 0 or more")
         if not 0.0 <= m.open_scale <= 1.0:
             raise OutcomeModelError(f"outcome models: {path} has open_scale {m.open_scale:g}; valid: 0 to 1")
-    _cache[key] = models
-    return models
+    if search is not None and not isinstance(search, dict):
+        raise OutcomeModelError(f"outcome models: {path} has a `search` that is not an object of search knobs")
+    _cache[key] = models, search
+    return _cache[key]
 
 
 def _pair(x) -> tuple[float, float]:
@@ -411,6 +434,110 @@ def note(model: Model, seconds: float) -> str | None:
                 f"this search's budget (about {seconds:.3g} s per thread) is far from it, so its calibration is "
                 f"not measured")
     return None
+
+
+# ---------------------------------------------------------------- the search a model file was fitted on
+
+# The SearchConfig fields the shown figures do not depend on, so a model file does not record them: the
+# budget (iterations, seconds: the model is looked up by it, and `note` says when it is far from a fitted
+# one), the threads (jobs: merged searches shrink the noise, not the bias the model corrects) and the seed
+# (one draw of the same search). Every other knob changes what the search backs up through a turn, so the
+# coefficients hold only for the values they were fitted with (a knob added later is compared too).
+UNFITTED_KNOBS = ("iterations", "seconds", "jobs", "seed")
+
+
+def search_knobs(config) -> dict:
+    """The knobs of a SearchConfig the figures depend on (every field but UNFITTED_KNOBS), by name."""
+    return {f.name: getattr(config, f.name) for f in fields(config) if f.name not in UNFITTED_KNOBS}
+
+
+def uses_prior(knobs) -> bool:
+    """Does a search with these knobs read the learned policy prior? (as SearchConfig.core_dict loads it)"""
+    return knobs["policy"] > 0 or knobs["rollout"] == "policy"
+
+
+def search_record(config) -> dict:
+    """The search as a model file (`search`) and scripts/outcome_data.py's records (`config`) keep it: its
+    knobs (search_knobs) and the sha256 of the learned weights installed now: the value model's always (the
+    evaluation it resolves to depends on the player count), the policy prior's when the search reads it."""
+    knobs = search_knobs(config)
+    return dict(knobs, value_sha256=current_sha("value"),
+                policy_sha256=current_sha("policy") if uses_prior(knobs) else None)
+
+
+_shas: dict[tuple, str | None] = {}
+
+
+def current_sha(kind: str) -> str | None:
+    """The sha256 the installed weights' metadata records, kind "value" (value.META) or "policy" (policy.META);
+    None when it cannot be read. Read again only when the file changes (as `load`)."""
+    from . import policy, value
+    meta = Path(value.META if kind == "value" else policy.META)
+    key = _file_key(meta)
+    if key not in _shas:
+        try:
+            sha = json.loads(meta.read_text(encoding="utf-8")).get("sha256")
+        except (OSError, ValueError, AttributeError):
+            sha = None
+        _shas[key] = sha if isinstance(sha, str) else None
+    return _shas[key]
+
+
+def search_note(config, players: int, path: Path | str | None = None) -> str | None:
+    """A line for the player when `config` (a SearchConfig, for a game of `players` players) is not the search
+    the model file was fitted on (fitted_search), naming what differs; None when it is, and for a file that
+    does not record its search (nothing to check). The value model counts only where the search evaluates with
+    it (effective_eval "net"), the policy prior only where the search reads it."""
+    from .search import effective_eval
+    fitted = fitted_search(path)
+    if fitted is None:
+        return None
+    parts = []
+    was, now = _knob_differences(fitted, config, players)
+    if was:
+        parts.append(f"the final-result model was fitted with {_and(was)}, this search has {_and(now)}")
+    if effective_eval(config.eval, players) == "net" and _sha_differs(fitted, "value"):
+        parts.append("a different value model")
+    if uses_prior(search_knobs(config)) and _sha_differs(fitted, "policy"):
+        parts.append("a different policy prior")
+    if not parts:
+        return None
+    return (f"the win % here is calibrated on another search ({'; '.join(parts)}), so its calibration on this "
+            f"search is not measured")
+
+
+def _knob_differences(fitted: dict, config, players: int) -> tuple[list[str], list[str]]:
+    """The knobs where `config` differs from the fitted search, as 'name value' (fitted, this one). A knob the
+    file does not name counts at its default (added after the fit: its default is the search there was);
+    eval counts as it resolves for the player count (auto and net are one search with 3-5 players)."""
+    from .search import effective_eval
+    was, now = [], []
+    for f in fields(config):
+        if f.name in UNFITTED_KNOBS:
+            continue
+        a, b = fitted.get(f.name, f.default), getattr(config, f.name)
+        if f.name == "eval":
+            a, b = effective_eval(str(a), players), effective_eval(b, players)
+        if a != b:
+            was.append(f"{f.name} {_word(a)}")
+            now.append(f"{f.name} {_word(b)}")
+    return was, now
+
+
+def _sha_differs(fitted: dict, kind: str) -> bool:
+    """The fitted search read other `kind` weights than those installed now (not when it read none)."""
+    sha = fitted.get(f"{kind}_sha256")
+    return sha is not None and sha != current_sha(kind)
+
+
+def _word(value) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return f"{value:g}" if isinstance(value, float) else str(value)
+
+
+def _and(items: list[str]) -> str:
+    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
 
 
 # ---------------------------------------------------------------- fitting

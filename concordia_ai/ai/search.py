@@ -35,7 +35,8 @@ TABLE_FOCUS = 0.25       # hint, review, play --suggested and analyze: the last 
 # choice over whole turns, and the search the final-result model (ai/outcome.py) was fitted on. The bots'
 # default moved to PUCT with the learned prior (results/puct/README.md); the hint stays on UCB until the
 # model is fitted again on PUCT searches (results/outcome/README.md, "Refitting after a change of the search"),
-# so that every figure it shows keeps the calibration it was measured with.
+# so that every figure it shows keeps the calibration it was measured with (the model file records the search
+# it was fitted on, and a search on other knobs or weights says so: outcome.search_note).
 TABLE_SEARCH = dict(focus=TABLE_FOCUS, select="ucb", policy=0.0)
 UCB_DEFAULT = "ismcts:select=ucb,policy=0"   # the bots' default before 2026-12-04 (2nd session), as a bot spec
 SETTLED = 0.01           # a win % at most this far from 0 or 1: the winner is settled, turns rank by VP
@@ -284,9 +285,15 @@ def outcome_model(config: SearchConfig, game) -> outcome.Model:
                         ).for_position(outcome.first_round(game.state))
 
 
-def figures_note(config: SearchConfig, game) -> str | None:
-    """The warning a hint shows when its figures are not calibrated for this setting (None when they are)."""
-    return outcome.note(outcome_model(config, game), outcome.budget_seconds(config.seconds, config.iterations))
+def figures_notes(config: SearchConfig, game, model: outcome.Model | None = None) -> list[str]:
+    """The warnings a hint shows when its figures are not calibrated for this search ([] when they are): no
+    model fitted at its setting or budget (outcome.note), or a search other than the one the model file was
+    fitted on (outcome.search_note; not said of a model with its default coefficients: nothing was fitted).
+    `model`: the one the figures came from (outcome_model by default)."""
+    model = model or outcome_model(config, game)
+    notes = [outcome.note(model, outcome.budget_seconds(config.seconds, config.iterations)),
+             outcome.search_note(config, game.n_players) if model.fitted else None]
+    return [n for n in notes if n]
 
 
 def search(game, config: SearchConfig | None = None, stop: "core.StopToken | None" = None,
@@ -418,7 +425,7 @@ def _merge(game, raws: list[dict], config: SearchConfig, model: outcome.Model, h
         # the final choice over whole turns decides: its turn's first move leads the single moves too
         first = turns[0].moves[0]
         candidates.sort(key=lambda c: c.move != first)
-    notes = [n for n in [outcome.note(model, outcome.budget_seconds(config.seconds, config.iterations))] if n]
+    notes = figures_notes(config, game, model)
     return SearchResult(game.decider, candidates, sum(r["iterations"] for r in raws),
                         sum(r["nodes"] for r in raws), sum(r["bytes"] for r in raws),
                         max(r["seconds"] for r in raws), config, turns, len(raws), list(raws), model, h, notes)

@@ -6,7 +6,7 @@ One query per input line, one answer per output line (see docs/analyze.md):
     {"id": "q1", "file": "game.json", "iterations": 5000, "lines": 3}
     {"id": "q1", "player": "Ann", "seat": 0, "phase": "play", "candidates": [{"move": "play Architect",
      "visits": 2100, "winrate": 0.61, "scoreLead": 3.4, "vp": 54.2, "utility": 0.58, "lcb": 0.59,
-     "order": 0, "pv": [...]}, ...], "rootInfo": {...}, "isDuringSearch": false}
+     "order": 0, "pv": [...]}, ...], "rootInfo": {...}, "notes": [], "isDuringSearch": false}
 
 Errors are answered as {"id": ..., "error": "...", "field": "..."} and the engine keeps serving.
 
@@ -213,7 +213,7 @@ def answer(q: dict, game: Game, result: SearchResult, lines: int, during: bool) 
             "rootInfo": {"iterations": result.iterations, "nodes": result.nodes,
                          "seconds": round(result.seconds, 4),
                          "visits": sum(c.visits for c in result.candidates)},
-            "isDuringSearch": during}
+            "notes": list(result.notes), "isDuringSearch": during}
 
 
 def parse_query(line) -> dict:
