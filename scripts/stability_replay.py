@@ -42,6 +42,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from concordia_ai.ai import outcome  # noqa: E402
 from concordia_ai.ai import search  # noqa: E402
 from concordia_ai.ai.search import TurnCandidate, final_pick  # noqa: E402
 from concordia_ai.engine.errors import ConcordiaError  # noqa: E402
@@ -105,9 +106,12 @@ def se_ratio(rows: list[dict], budget: str, min_visits: int = 1000) -> dict:
     return dict(turns=len(ratios), median=q(0.5), p25=q(0.25), p75=q(0.75), p90=q(0.9))
 
 
-def _spread_turns(rows: list[dict], budget: str, min_visits: int = 1000):
+def _spread_turns(rows: list[dict], budget: str, min_visits: int = 1000, included: dict | None = None):
     """(players, position, spread^2, mean se^2, mean slope^2) of every turn on min_visits or more visits in
-    three seeds or more whose records hold the slope."""
+    three seeds or more whose records hold the slope. `included`: per player count, the between_sd (VP) the
+    sweep's shown errors already held (the model it ran with); its part slope^2 between^2 is taken out of
+    se^2, so that tau is the whole seed-to-seed spread beyond the sampling error, as Model.between_sd means."""
+    included = included or {}
     out = []
     for row in rows:
         by_turn: dict[tuple, list[dict]] = {}
@@ -117,8 +121,10 @@ def _spread_turns(rows: list[dict], budget: str, min_visits: int = 1000):
                     by_turn.setdefault(tuple(r["moves"]), []).append(r)
         for rs in by_turn.values():
             if len(rs) >= 3:
+                b = included.get(row["players"], 0.0)
+                se2 = statistics.fmean(max(r["win_se"] ** 2 - (r["slope"] * b) ** 2, 0.0) for r in rs)
                 out.append((row["players"], row["position"], statistics.variance(r["win"] for r in rs),
-                            statistics.fmean(r["win_se"] ** 2 for r in rs), statistics.fmean(r["slope"] ** 2 for r in rs)))
+                            se2, statistics.fmean(r["slope"] ** 2 for r in rs)))
     return out
 
 
@@ -142,8 +148,8 @@ def _tau(turns) -> float:
     return (lo + hi) / 2
 
 
-def between(rows: list[dict], budget: str) -> dict:
-    turns = _spread_turns(rows, budget)
+def between(rows: list[dict], budget: str, included: dict | None = None) -> dict:
+    turns = _spread_turns(rows, budget, included=included)
     if not turns:
         return dict(turns=0)
     out = {}
@@ -198,6 +204,9 @@ def main() -> None:
     ap.add_argument("--tie-z", default="2,3,4,6")
     ap.add_argument("--tie-visits", default="0.25,0.1")
     ap.add_argument("--tie-rounds", default="1,99")
+    ap.add_argument("--sweep-models", default=None, metavar="FILE",
+                    help="the final-result model file the sweep ran with, when its models had a between_sd: its "
+                         "part of the recorded errors is taken out before `between` is fitted (default: none)")
     ap.add_argument("--out", default=None)
     args = ap.parse_args()
     try:
@@ -207,13 +216,22 @@ def main() -> None:
     if not rows:
         ap.exit(2, f"error: {args.log} holds no recorded turns (run stability.py with --record)\n")
     budget = args.budget or next(iter(rows[0]["turns"]))
+    included = {}
+    if args.sweep_models:
+        try:
+            outcome.load(args.sweep_models)
+        except ConcordiaError as e:
+            ap.exit(2, f"error: --sweep-models: {e}\n")
+        for n in {r["players"] for r in rows}:     # the evaluation `auto` gives: the hand formula with 2 players
+            included[n] = outcome.find("hand" if n == 2 else "net", n, float(budget), args.sweep_models).between_sd
     grid = [dict(TIE_WIN=w, TIE_Z=z, TIE_VISITS=v, TIE_ROUNDS=r) for w, z, v, r in itertools.product(
         [float(x) for x in args.tie_win.split(",")], [float(x) for x in args.tie_z.split(",")],
         [float(x) for x in args.tie_visits.split(",")], [int(x) for x in args.tie_rounds.split(",")])]
     today = {k: getattr(search, k) for k in RULE_KEYS}
     out = dict(command="python3 scripts/stability_replay.py " + " ".join(sys.argv[1:]), budget=budget,
                positions=len(rows), reproduced=reproduced(rows, budget), se_ratio=se_ratio(rows, budget),
-               between=between(rows, budget), today=replay(rows, budget, today),
+               between=between(rows, budget, included), between_included={str(n): b for n, b in sorted(included.items())},
+               today=replay(rows, budget, today),
                rules=sorted((replay(rows, budget, g) for g in grid), key=lambda d: (-d["stable"], d["regret"] or 0)))
     text = json.dumps(out, indent=1)
     if args.out:

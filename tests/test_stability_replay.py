@@ -60,6 +60,19 @@ def test_the_spread_between_seeds_is_read_against_the_shown_error():
     assert r["turns"] == 1 and r["median"] == 2.0     # sd 0.02 over a shown 0.01
 
 
+def test_between_takes_out_the_part_of_the_error_the_sweep_s_model_already_held():
+    """Three seeds' win shares 0.50 / 0.52 / 0.54 (spread sd 0.02) with a shown error of 0.01 and a slope of
+    0.01 per VP. Shown, the error held nothing beyond sampling: the median ratio 2 needs tau^2 = (0.02^2 -
+    0.01^2) / 0.01^2 = 3, tau = 1.732 VP. If the sweep's model had between_sd 0.5 VP in it, its sampling part
+    is 0.01^2 - (0.01 * 0.5)^2 = 0.000075 and tau^2 = (0.0004 - 0.000075) / 0.0001 = 3.25, tau = 1.803 VP."""
+    searches = [[dict(turn([1], w, 0.01, 2000, 3, 0.0), slope=0.01)] for w in (0.50, 0.52, 0.54)]
+    rows = [dict(row(0, searches), players=3)]
+    plain = stability_replay.between(rows, "3.0")
+    assert abs(plain["3"]["tau_vp"] - 1.732) < 2e-3
+    held = stability_replay.between(rows, "3.0", {3: 0.5})
+    assert abs(held["3"]["tau_vp"] - 1.803) < 2e-3
+
+
 def test_the_script_refuses_a_log_without_recorded_turns(tmp_path, capsys):
     log = tmp_path / "plain.jsonl"
     log.write_text(json.dumps(dict(position=0, budgets={})) + "\n")
