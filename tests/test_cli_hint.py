@@ -42,6 +42,7 @@ def test_hint_text_and_json(tmp_path):
     assert data["player"] == "Ann" and data["seat"] == 0 and data["phase"] == "play"
     assert data["rootInfo"]["iterations"] == 600 and data["rootInfo"]["nodes"] > 0
     assert len(data["candidates"]) == 2 and data["legal_moves"] == len(Game.new("imperium", 3, 7).legal_moves())
+    assert 2 <= data["searched_moves"] <= data["legal_moves"]
     best = data["candidates"][0]
     assert set(best) >= {"move", "visits", "winrate", "scoreLead", "vp", "order", "pv"}
     assert 0 <= best["winrate"] <= 1 and best["pv"][0] == best["move"] and best["order"] == 0

@@ -6,7 +6,7 @@ import json
 import pytest
 
 from concordia_ai import core
-from concordia_ai.ai.search import TABLE_SEARCH, SearchConfig, best_move, search, turn_end_key
+from concordia_ai.ai.search import TABLE_SEARCH, SearchConfig, best_move, search, thin_bar, turn_end_key
 from concordia_ai.ai.turns import judge_turn, recorded_turns
 from concordia_ai.engine.game import Game
 from concordia_ai.table import review as rv
@@ -31,8 +31,12 @@ def test_final_choice_leads_and_the_rest_rank_by_win(mid_game):
     r = search(mid_game, CFG)
     focus = [t.focus for t in r.turns]
     assert r.turns[0].chosen and focus[0] == max(focus) > 0 and r.turns[0].candidate
-    wins = [t.win for t in r.turns[1:]]
-    assert wins == sorted(wins, reverse=True)        # the rest by the figure the list names
+    # the rest by the figure the list names, the thin turns (too few visits to rank) after the others
+    bar = thin_bar(r.turns)
+    full = [t.win for t in r.turns[1:] if t.visits >= bar]
+    thin = [t.win for t in r.turns[1:] if t.visits < bar]
+    assert [t.visits >= bar for t in r.turns[1:]] == [True] * len(full) + [False] * len(thin)
+    assert full == sorted(full, reverse=True) and thin == sorted(thin, reverse=True) and len(full) >= 2
     assert sum(1 for f in focus if f > 0) >= 2
     # the bot plays the first move of the turn the final choice picked
     assert best_move(mid_game, CFG) == r.turns[0].moves[0]
@@ -66,7 +70,10 @@ def test_an_unlisted_turn_is_searched_beside_the_candidates(mid_game):
     assert turn_end_key(mid_game, moves) not in listed
     named = search(mid_game, CFG, named=[moves])
     j = judge_turn(mid_game, moves, named)
-    assert j.in_list and j.turn.named and j.turn.focus >= 1 and j.turn.visits >= 30
+    # searched beside the candidates in the final choice's first round at least: its share of that round (a
+    # quarter of 2,400 iterations over 3 rounds, shared by 8 candidates and the named turn: about 22 visits),
+    # whatever the tree gave it before (a PUCT tree may give a low-prior turn none)
+    assert j.in_list and j.turn.named and j.turn.focus >= 1 and j.turn.visits >= 15
     assert j.rank == 1 + [t.named for t in named.turns].index(True)
     # naming it changed neither the final choice nor the figures of the search's own candidates
     own = [t for t in named.turns if not t.named and t.focus > 0]

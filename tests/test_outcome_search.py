@@ -19,6 +19,7 @@ sys.path.insert(0, str(ROOT / "scripts"))
 import outcome_fit  # noqa: E402
 
 HINT = SearchConfig(**TABLE_SEARCH)          # the search of hint, review and analyze
+UCB_HINT = SearchConfig(focus=0.25, select="ucb", policy=0.0)   # a search that reads no prior (the hint's before)
 MODEL = dict(b=[0, 0], k=[1, 0], d=[0, 0], log_sigma=[2, 0])
 
 
@@ -49,33 +50,31 @@ def test_the_installed_file_gives_the_hints_own_search_no_note():
         assert outcome.search_note(replace(HINT, iterations=0, seconds=10.0, jobs=4, seed=9), n) is None
 
 
-def test_the_installed_file_names_the_puct_search_of_the_bots():
-    note = outcome.search_note(replace(HINT, select="puct"), 3)
-    assert "fitted with select ucb, this search has select puct" in note
-    note = outcome.search_note(SearchConfig(), 4)       # the bots' default: PUCT with the learned prior
-    assert "fitted with focus 0.25, policy 0 and select ucb, this search has focus 0, policy 1 and select puct" in note
+def test_the_installed_file_names_the_bots_search_and_the_ucb_search():
+    # the bots' default: the same PUCT and prior, a constant c_puct and no final choice over whole turns
+    note = outcome.search_note(SearchConfig(), 4)
+    assert "fitted with focus 0.25 and c_puct_log 0.45, this search has focus 0 and c_puct_log 0" in note
     assert note.startswith("the win % here is calibrated on another search (") and "\n" not in note
+    # the UCB search the hint ran before 2026-12-04 (3rd session)
+    note = outcome.search_note(replace(HINT, select="ucb", policy=0.0), 3)
+    assert "fitted with policy 1 and select puct, this search has policy 0 and select ucb" in note
 
 
-def test_the_installed_file_records_its_search_and_keeps_its_models_as_committed():
+def test_the_installed_file_records_the_hints_search_with_the_shipped_weights():
     fitted = outcome.fitted_search()
-    legacy = outcome.search_knobs(SearchConfig(**outcome_fit.LEGACY))
-    assert {k: v for k, v in fitted.items() if not k.endswith("_sha256")} == legacy
-    assert fitted["policy_sha256"] is None and len(fitted["value_sha256"]) == 64
-    shown = subprocess.run(["git", "show", "HEAD:concordia_ai/data/value/outcome.json"], cwd=ROOT,
-                           capture_output=True, text=True)
-    if shown.returncode != 0:
-        pytest.skip("no git history here")
-    now = json.loads(outcome.MODELS.read_text())
-    assert now["models"] == json.loads(shown.stdout)["models"]
+    assert {k: v for k, v in fitted.items() if not k.endswith("_sha256")} == outcome.search_knobs(HINT)
+    assert fitted["policy_sha256"] == outcome.current_sha("policy")
+    assert fitted["value_sha256"] == outcome.current_sha("value")
+    info = json.loads(outcome.MODELS.read_text())
+    assert all("results/outcome/puct-log/" in log for log in info["logs"])
 
 
 # ---------------------------------------------------------------- what the note names
 
 def test_each_differing_knob_is_named_with_both_values(tmp_path):
-    f = _file(tmp_path, outcome.search_record(HINT))
-    assert outcome.search_note(HINT, 3, f) is None
-    note = outcome.search_note(replace(HINT, c_puct_log=0.45, rollout_turns=4, fpu_scaled=False), 3, f)
+    f = _file(tmp_path, outcome.search_record(UCB_HINT))
+    assert outcome.search_note(UCB_HINT, 3, f) is None
+    note = outcome.search_note(replace(UCB_HINT, c_puct_log=0.45, rollout_turns=4, fpu_scaled=False), 3, f)
     assert ("fitted with rollout_turns 8, c_puct_log 0 and fpu_scaled true, this search has rollout_turns 4, "
             "c_puct_log 0.45 and fpu_scaled false" in note)
     assert "select" not in note and "value model" not in note and "prior" not in note
@@ -108,16 +107,16 @@ def test_another_value_model_is_named_only_where_the_search_evaluates_with_it(tm
 
 
 def test_another_prior_is_named_only_when_the_search_reads_one(tmp_path, monkeypatch):
-    puct = replace(HINT, select="puct", policy=1.0)
+    puct = replace(UCB_HINT, select="puct", policy=1.0)
     with_prior = _file(tmp_path, outcome.search_record(puct))
     assert outcome.fitted_search(with_prior)["policy_sha256"] == outcome.current_sha("policy")
     assert outcome.search_note(puct, 3, with_prior) is None
     monkeypatch.setattr(outcome, "current_sha", _other_sha("policy"))
     assert "(a different policy prior)" in outcome.search_note(puct, 3, with_prior)
     assert "(a different policy prior)" in outcome.search_note(puct, 2, with_prior)     # every evaluation
-    without = _file(tmp_path, outcome.search_record(HINT))
+    without = _file(tmp_path, outcome.search_record(UCB_HINT))
     assert outcome.fitted_search(without)["policy_sha256"] is None
-    assert outcome.search_note(HINT, 3, without) is None          # neither reads a prior
+    assert outcome.search_note(UCB_HINT, 3, without) is None      # neither reads a prior
     note = outcome.search_note(puct, 3, without)                  # the knobs say it; no sha to compare
     assert "policy 0 and select ucb, this search has policy 1 and select puct" in note and "prior)" not in note
 
@@ -139,11 +138,12 @@ def test_a_search_that_is_not_an_object_is_refused(tmp_path):
 
 @pytest.fixture
 def fitted_elsewhere(tmp_path, monkeypatch):
-    """A model file fitted on the hint's search but with c_puct_log 0.45, at the budgets of these tests."""
-    f = _file(tmp_path, dict(outcome.search_record(HINT), c_puct_log=0.45),
+    """A model file fitted on the hint's search but with a constant c_puct (the bots'), at the budgets of these
+    tests."""
+    f = _file(tmp_path, dict(outcome.search_record(HINT), c_puct_log=0.0),
               [dict(MODEL, eval="net", players=3, seconds=0.05)])
     monkeypatch.setattr(outcome, "MODELS", f)
-    return "fitted with c_puct_log 0.45, this search has c_puct_log 0"
+    return "fitted with c_puct_log 0, this search has c_puct_log 0.45"
 
 
 def test_the_note_reaches_the_hint_its_json_analyze_and_the_board_once(tmp_path, fitted_elsewhere):
@@ -163,7 +163,7 @@ def test_the_note_reaches_the_hint_its_json_analyze_and_the_board_once(tmp_path,
     assert len(answers) >= 2 and answers[-1]["isDuringSearch"] is False
     for a in answers:                           # the partial reports too
         assert sum(fitted_elsewhere in n for n in a["notes"]) == 1
-    query = dict(query, id="b", config={"c_puct_log": 0.45})       # the search the file was fitted on
+    query = dict(query, id="b", config={"c_puct_log": 0.0})        # the search the file was fitted on
     assert _analyze(query)[-1]["notes"] == []
 
 

@@ -998,6 +998,13 @@ def test_a_tablet_shows_the_board_the_hand_and_the_hints_together_and_a_phone_st
                     '#hint-turns .turn-row[data-turn="2"]', "#decide .moves"):
             seen = in_view(browser, css)
             assert seen["found"] and seen["inside"], (css, seen)
+        # the line after the top turn keeps to one line (a long one pushed #3 out of view); a tap opens it
+        after = browser.find_elements(By.CSS_SELECTOR, "#hint-turns .turn-after")
+        if after:
+            shut = after[0].size["height"]
+            assert shut < 20 and after[0].get_attribute("title").endswith(after[0].text)
+            after[0].click()
+            assert "open" in after[0].get_attribute("class") and after[0].size["height"] >= shut
         assert browser.find_element(By.ID, "decider-hand").get_attribute("data-player") == "Ann"
         assert "(below)" not in text_of(browser, "#decide")
         assert text_of(browser, "#decide").startswith("Ann plays a card from hand")

@@ -32,12 +32,14 @@ TURNS_KEPT = 32          # whole turns read from each search tree (the most visi
 TABLE_FOCUS = 0.25       # hint, review, play --suggested and analyze: the last quarter of the budget makes the
                          # final choice over whole turns (SearchConfig.focus); the bots' measured default is 0
 # The settings a hint, a review, play --suggested and analyze search with unless told otherwise: the final
-# choice over whole turns, and the search the final-result model (ai/outcome.py) was fitted on. The bots'
-# default moved to PUCT with the learned prior (results/puct/README.md); the hint stays on UCB until the
-# model is fitted again on PUCT searches (results/outcome/README.md, "Refitting after a change of the search"),
-# so that every figure it shows keeps the calibration it was measured with (the model file records the search
-# it was fitted on, and a search on other knobs or weights says so: outcome.search_note).
-TABLE_SEARCH = dict(focus=TABLE_FOCUS, select="ucb", policy=0.0)
+# choice over whole turns, on the search the final-result model (ai/outcome.py) was fitted on. That is the bots'
+# PUCT with the learned prior, with a weight that grows with the visits (c_puct_log): with the bots' constant
+# c_puct a 3 s search settles early and seeds disagree (20 of 52 positions stable against 33 with the growing
+# weight, results/stability-puct/README.md), and it won 48 of 60 2-player games against the UCB hint of before
+# at 0.1 s (results/strength/hint-search/README.md). The model file records the search it was fitted on, and
+# a search on other knobs or weights says so (outcome.search_note).
+TABLE_C_PUCT_LOG = 0.45
+TABLE_SEARCH = dict(focus=TABLE_FOCUS, select="puct", policy=1.0, c_puct=0.25, c_puct_log=TABLE_C_PUCT_LOG)
 UCB_DEFAULT = "ismcts:select=ucb,policy=0"   # the bots' default before 2026-12-04 (2nd session), as a bot spec
 SETTLED = 0.01           # a win % at most this far from 0 or 1: the winner is settled, turns rank by VP
 

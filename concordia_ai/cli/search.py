@@ -282,7 +282,10 @@ def _step_hint(game_file, game, kind, config, top, as_json, quiet) -> None:
     if as_json:
         from dataclasses import asdict
         _echo_json({"file": game_file, "player": game.names[game.decider], "seat": game.decider,
-                    "phase": game.phase, "bot": kind, "candidates": shown, "legal_moves": len(cands),
+                    "phase": game.phase, "bot": kind, "candidates": shown,
+                    # every legal move, and the moves the search tried (a PUCT search may leave a low-prior
+                    # move untried: it is legal but has no figures)
+                    "legal_moves": len(game.legal_moves()), "searched_moves": len(cands),
                     "rootInfo": info, "config": asdict(config)})
         return
     budget = f"{info['iterations']} iterations" + (f", {info['nodes']} nodes" if info["nodes"] else "") + \

@@ -670,6 +670,14 @@ function houseIcon() {
 }
 
 // ------------------------------------------------------------------ hints
+
+// The most visited line after the top turn, on one line (a long line pushed the later turns out of view on a
+// laptop screen); the whole line on hover (title) and on a tap, which opens it (touch screens have no hover).
+function afterLine(after) {
+  const text = "then " + after.slice(0, 3).map(seg => `${seg.who}: ${seg.moves.join("; ")}`).join(" · ");
+  return h("div", {class: "turn-after", title: `the most visited line after this turn: ${text}`,
+                   onclick: ev => ev.currentTarget.classList.toggle("open")}, text);
+}
 function hintPanel() {
   if (S.state && S.state.over && !S.state.view) return afterGamePanel();
   const box = h("section", {class: "panel hint-panel", id: "hint"},
@@ -693,8 +701,7 @@ function hintPanel() {
         h("div", {class: "turn-stats"},
           h("b", {}, `${pct(t.winrate)} ± ${pct(t.winrateSe)} % win`),
           ` · ${t.vp.toFixed(1)} VP · margin ${signed(t.scoreLead)} · ${t.visits.toLocaleString()} visits · ${loss}`),
-        i === 0 && t.after && t.after.length ? h("div", {class: "turn-after", title: "the most visited line after this turn"},
-          "then " + t.after.slice(0, 3).map(seg => `${seg.who}: ${seg.moves.join("; ")}`).join(" · ")) : null);
+        i === 0 && t.after && t.after.length ? afterLine(t.after) : null);
       row.addEventListener("mouseenter", () => light(t.targets, "hint"));
       row.addEventListener("mouseleave", () => light());
       row.addEventListener("click", ev => { if (!ev.target.closest("button")) light(t.targets, "hint"); });   // touch screens
