@@ -35,8 +35,8 @@ TABLE_FOCUS = 0.25       # hint, review, play --suggested and analyze: the last 
 # choice over whole turns, on the search the final-result model (ai/outcome.py) was fitted on. That is the bots'
 # PUCT with the learned prior, with a weight that grows with the visits (c_puct_log): with the bots' constant
 # c_puct a 3 s search settles early and seeds disagree (20 of 52 positions stable against 33 with the growing
-# weight, results/stability-puct/README.md), and it won 48 of 60 2-player games against the UCB hint of before
-# at 0.1 s (results/strength/hint-search/README.md). The model file records the search it was fitted on, and
+# weight, results/stability-puct/README.md), and it won 48 of 60 2-player and 42 of 60 3-player games against
+# the UCB hint of before at 0.1 s (results/strength/hint-search/README.md). The model file records the search it was fitted on, and
 # a search on other knobs or weights says so (outcome.search_note).
 TABLE_C_PUCT_LOG = 0.45
 TABLE_SEARCH = dict(focus=TABLE_FOCUS, select="puct", policy=1.0, c_puct=0.25, c_puct_log=TABLE_C_PUCT_LOG)
