@@ -165,3 +165,20 @@ def test_parallel_review_gives_the_same_grades(short_game, tmp_path):
     two = rv.review_game(gf.initial, gf.moves, config, str(tmp_path / "two.jsonl"), jobs=2, map_fn=map_unordered)
     assert two.records == one.records and two.searched == 6     # in game order, whatever order they finished
     assert sorted(json.loads(x)["index"] for x in (tmp_path / "two.jsonl").read_text().splitlines()) == list(range(6))
+
+
+def test_review_says_once_when_its_figures_are_not_calibrated(short_game):
+    """300 iterations are far from the budgets the final-result model was fitted at: the review says so once,
+    in the table and in the JSON, as hint does; at the default budget (1 s) it says nothing."""
+    from concordia_ai.ai import outcome
+    from concordia_ai.ai.search import TABLE_SEARCH
+    expected = outcome.note(outcome.find("net", 3, 300 / outcome.ITERATIONS_PER_SECOND), 300 / outcome.ITERATIONS_PER_SECOND)
+    assert expected and "far from it" in expected
+    data = json.loads(run("review", short_game, "--iterations", 300, "--jobs", 1, "--json", "-q").stdout)
+    assert data["notes"] == [expected]
+    out = run("review", short_game, "--iterations", 300, "--jobs", 1, "-q").stdout.splitlines()
+    assert out[1] == f"note: {expected}" and sum(line.startswith("note: ") for line in out) == 1
+    config = SearchConfig(**TABLE_SEARCH, seconds=1.0, iterations=0)
+    from concordia_ai.ai.search import figures_notes
+    assert figures_notes(config, GameFile.load(str(short_game))._initial_game()) == []
+

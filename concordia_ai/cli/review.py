@@ -79,14 +79,20 @@ def review(game_file, seconds, iterations, jobs, player_name, out_path, plot_pat
         rows = [rows[seat]]
     if plot_path is not None:
         rv.plot(result.records, names, plot_path, f"{os.path.basename(game_file)}: win estimate before each turn")
+    # the figures' calibration, said once for the whole review (every turn is searched alike): a budget far
+    # from the final-result model's, or a search other than the one it was fitted on
+    from ..ai.search import figures_notes
+    notes = figures_notes(config, gf._initial_game())
     per = f"{config.iterations} iterations" if config.iterations else f"{config.seconds:g} s of CPU time"
     budget = f"{per} of search per turn, {workers} turn{'s' if workers > 1 else ''} at once"
     if as_json:
         _echo_json({"file": game_file, "budget": budget, "out": out, "searched": result.searched,
-                    "turns": result.records, "summary": rows, "plot": plot_path})
+                    "turns": result.records, "summary": rows, "plot": plot_path, "notes": notes})
         return
     click.echo(f"review of {game_file}: {len(result.records)} turns ({result.searched} searched now, "
                f"{len(result.records) - result.searched} read from {out}); budget: {budget}")
+    for note in notes:
+        click.echo(f"note: {note}")
     for line in _table(result.records):
         click.echo(line)
     click.echo("")
