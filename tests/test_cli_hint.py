@@ -33,6 +33,13 @@ def test_hint_text_and_json(tmp_path):
     out = r.stdout.splitlines()
     assert out[0].startswith("Ann decides (turn 1 (round 1), play); ismcts: 600 iterations")
     assert out[1].split()[:7] == ["#", "move", "win", "%", "margin", "VP", "visits"]
+    # 600 iterations are far from the budgets the final-result model was fitted at, and --step searches without
+    # the final choice over whole turns (focus 0) that the model was fitted with: the notes say both, last
+    notes = [line for line in out if line.startswith("note: ")]
+    assert len(notes) == 2 and "far from it" in notes[0] and "this search has focus 0" in notes[1]
+    assert out[-2:] == notes
+    assert "6 legal moves, " in out[0] and " searched" in out[0]
+    out = [line for line in out if not line.startswith("note: ")]
     assert len(out) == 2 + 3
     assert out[2].split()[:3] == ["1", "play", out[2].split()[2]] and "play" in out[2]
     assert "ismcts for Ann" in r.stderr and "600/600" in r.stderr          # the progress bar
@@ -43,6 +50,7 @@ def test_hint_text_and_json(tmp_path):
     assert data["rootInfo"]["iterations"] == 600 and data["rootInfo"]["nodes"] > 0
     assert len(data["candidates"]) == 2 and data["legal_moves"] == len(Game.new("imperium", 3, 7).legal_moves())
     assert 2 <= data["searched_moves"] <= data["legal_moves"]
+    assert data["warnings"] == [n[len("note: "):] for n in notes]
     best = data["candidates"][0]
     assert set(best) >= {"move", "visits", "winrate", "scoreLead", "vp", "order", "pv"}
     assert 0 <= best["winrate"] <= 1 and best["pv"][0] == best["move"] and best["order"] == 0

@@ -275,8 +275,10 @@ def _step_hint(game_file, game, kind, config, top, as_json, quiet) -> None:
         result = sliced.sliced_search(game, replace(config, seconds=0.0), slices=slices, on_slice=tick)
         bar.update(result.iterations - done_box[0])
         bar.close()
+    notes = []
     if kind != "flatmc":
         cands = analyze.candidate_dicts(result, None)
+        notes = list(result.notes)        # the figures' calibration (budget, search), as the whole-turn hint says it
         info = {"iterations": result.iterations, "nodes": result.nodes, "seconds": round(result.seconds, 4)}
     shown = cands[:top]
     if as_json:
@@ -286,12 +288,12 @@ def _step_hint(game_file, game, kind, config, top, as_json, quiet) -> None:
                     # every legal move, and the moves the search tried (a PUCT search may leave a low-prior
                     # move untried: it is legal but has no figures)
                     "legal_moves": len(game.legal_moves()), "searched_moves": len(cands),
-                    "rootInfo": info, "config": asdict(config)})
+                    "rootInfo": info, "config": asdict(config), "warnings": notes})
         return
     budget = f"{info['iterations']} iterations" + (f", {info['nodes']} nodes" if info["nodes"] else "") + \
              (f", {info['seconds']:.2f} s" if info["seconds"] is not None else "")
     click.echo(f"{game.names[game.decider]} decides ({render.status_line(game).split(': ', 1)[0]}, "
-               f"{game.phase}); {kind}: {budget}; {len(cands)} legal moves")
+               f"{game.phase}); {kind}: {budget}; {len(game.legal_moves())} legal moves, {len(cands)} searched")
     width = max(4, *(len(c["move"]) for c in shown))
     if kind == "flatmc":
         click.echo(f"{'#':>2}  {'move':<{width}}  {'reward':>6}  {'visits':>7}")
@@ -302,6 +304,8 @@ def _step_hint(game_file, game, kind, config, top, as_json, quiet) -> None:
     for i, c in enumerate(shown, 1):
         click.echo(f"{i:>2}  {c['move']:<{width}}  {100 * c['winrate']:>5.1f}  {c['scoreLead']:>+6.1f}  "
                    f"{c['vp']:>5.1f}  {c['visits']:>7}  {'; '.join(c['pv'])}")
+    for note in notes:
+        click.echo(f"note: {note}")
 
 
 @main.command()
