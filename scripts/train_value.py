@@ -50,6 +50,7 @@ sys.path.insert(0, str(ROOT))
 
 from concordia_ai import core  # noqa: E402
 from concordia_ai.ai import value  # noqa: E402
+from concordia_ai.lab import value_weights  # noqa: E402
 from concordia_ai.engine.errors import ConcordiaError  # noqa: E402
 from concordia_ai.io.atomic_write import write_atomic  # noqa: E402
 from concordia_ai.lab import jobs, selfplay  # noqa: E402
@@ -260,7 +261,7 @@ def train(args) -> None:
     if args.install or args.out:
         write_weights(value.DATA_DIR if args.install else Path(args.out), sets, args, report)
     if args.report:
-        Path(args.report).write_text(json.dumps(report, indent=2) + "\n")
+        write_atomic(args.report, json.dumps(report, indent=2) + "\n")
     print(json.dumps(summary(report), indent=2))
 
 
@@ -320,16 +321,14 @@ def metadata(args, report: dict, sets: dict, kept: dict, sha256: str) -> dict:
 def evaluate_weights(args, ap) -> None:
     """The held-out figures of an existing weight set (the shipped one, or --weights DIR) on --data: the
     held-out games of `train` and its report's figures, per player count of the data."""
-    files = ((value.WEIGHTS, value.META) if args.weights is None
-             else (Path(args.weights) / value.WEIGHTS.name, Path(args.weights) / value.META.name))
     try:
-        sets = value.read_weights(*files)
+        sets = value.read_weights(*value_weights.weight_files(args.weights))
     except ConcordiaError as e:
         ap.exit(2, f"error: {e}\n")
     report = {n: dict(holdout=evaluate(sets[n], held_out(d, args.evaluate_on)))
               for n, d in sorted(load_data(args.data).items())}
     if args.report:
-        Path(args.report).write_text(json.dumps(report, indent=2) + "\n")
+        write_atomic(args.report, json.dumps(report, indent=2) + "\n")
     print(json.dumps(summary(report), indent=2))
 
 

@@ -65,12 +65,12 @@ def test_pruning_under_the_puct_selection_is_katagos():
     assert pruned_visits([300, 100], [0.6, 0.55], 400, puct, prior=[0.5, 0.5]).tolist() == [300, 100]
 
 
-def test_the_puct_score_is_the_cores():
-    """The core's PUCT selection (core.puct_pick: every child visited, an inner node) picks the child that
-    selection_scores ranks first, the availability count being the parent's visits after this one."""
-    rng = np.random.default_rng(8)
-    puct = Selection("puct", c_puct=1.5)
-    for _ in range(200):
+def _assert_core_agrees(sel: Selection, seed: int, nodes: int = 200) -> None:
+    """On random inner nodes (every child visited), the core's PUCT pick (core.puct_pick) is the child that
+    selection_scores ranks first, the availability count and the node's visits N being the parent's visits
+    after this one."""
+    rng = np.random.default_rng(seed)
+    for _ in range(nodes):
         n = int(rng.integers(2, 8))
         visits = rng.integers(1, 60, n)
         means = rng.uniform(0.3, 0.7, n)
@@ -78,10 +78,15 @@ def test_the_puct_score_is_the_cores():
         avail = int(visits.sum())
         children = [(int(v), float(m * v), float(p), avail) for v, m, p in zip(visits, means, prior)]
         # the core keeps floats: compare only where the best leads by more than their rounding
-        scores = policy_targets.selection_scores(means, visits, avail + 1, puct, prior)
+        scores = policy_targets.selection_scores(means, visits, avail + 1, sel, prior)
         top = np.sort(scores)[-2:]
         if top[1] - top[0] > 1e-4:
-            assert core.puct_pick(children, 1.5, 0.2) == int(np.argmax(scores))
+            assert core.puct_pick(children, sel.c_puct, 0.2, parent_visits=avail + 1, c_puct_log=sel.c_puct_log,
+                                  c_puct_base=sel.c_puct_base) == int(np.argmax(scores))
+
+
+def test_the_puct_score_is_the_cores():
+    _assert_core_agrees(Selection("puct", c_puct=1.5), seed=8)
 
 
 def test_the_growing_puct_weight_is_the_cores():
@@ -94,19 +99,7 @@ def test_the_growing_puct_weight_is_the_cores():
     # the pruning example above with c = 1.804719: 0.6 + 0.5 * 1.804719 * 20 / 301 = 0.659958 is the bar, and
     # 0.55 + 0.2 * 1.804719 * 20 / (1 + m) < 0.659958: m > 64.68 -> 65 (48 at the constant weight)
     assert pruned_visits([300, 150], [0.6, 0.55], 400, grow, prior=[0.5, 0.2]).tolist() == [300, 65]
-    rng = np.random.default_rng(9)
-    for _ in range(200):
-        n = int(rng.integers(2, 8))
-        visits = rng.integers(1, 60, n)
-        means = rng.uniform(0.3, 0.7, n)
-        prior = rng.dirichlet(np.ones(n))
-        avail = int(visits.sum())
-        children = [(int(v), float(m * v), float(p), avail) for v, m, p in zip(visits, means, prior)]
-        scores = policy_targets.selection_scores(means, visits, avail + 1, grow, prior)
-        top = np.sort(scores)[-2:]
-        if top[1] - top[0] > 1e-4:
-            assert core.puct_pick(children, 1.0, 0.2, parent_visits=avail + 1, c_puct_log=0.5,
-                                  c_puct_base=100.0) == int(np.argmax(scores))
+    _assert_core_agrees(grow, seed=9)
     # a SearchConfig's knobs come through
     from concordia_ai.ai.search import SearchConfig
     sel = Selection.of(SearchConfig(iterations=10, c_puct_log=0.45, c_puct_base=300.0))

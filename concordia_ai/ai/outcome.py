@@ -451,18 +451,13 @@ def search_knobs(config) -> dict:
     return {f.name: getattr(config, f.name) for f in fields(config) if f.name not in UNFITTED_KNOBS}
 
 
-def uses_prior(knobs) -> bool:
-    """Does a search with these knobs read the learned policy prior? (as SearchConfig.core_dict loads it)"""
-    return knobs["policy"] > 0 or knobs["rollout"] == "policy"
-
-
 def search_record(config) -> dict:
     """The search as a model file (`search`) and scripts/outcome_data.py's records (`config`) keep it: its
     knobs (search_knobs) and the sha256 of the learned weights installed now: the value model's always (the
     evaluation it resolves to depends on the player count), the policy prior's when the search reads it."""
     knobs = search_knobs(config)
     return dict(knobs, value_sha256=current_sha("value"),
-                policy_sha256=current_sha("policy") if uses_prior(knobs) else None)
+                policy_sha256=current_sha("policy") if config.reads_prior else None)
 
 
 _shas: dict[tuple, str | None] = {}
@@ -498,7 +493,7 @@ def search_note(config, players: int, path: Path | str | None = None) -> str | N
         parts.append(f"the final-result model was fitted with {_and(was)}, this search has {_and(now)}")
     if effective_eval(config.eval, players) == "net" and _sha_differs(fitted, "value"):
         parts.append("a different value model")
-    if uses_prior(search_knobs(config)) and _sha_differs(fitted, "policy"):
+    if config.reads_prior and _sha_differs(fitted, "policy"):
         parts.append("a different policy prior")
     if not parts:
         return None

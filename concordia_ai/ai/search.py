@@ -125,6 +125,11 @@ class SearchConfig:
             if not ok:
                 raise SearchConfigError(name, message)
 
+    @property
+    def reads_prior(self) -> bool:
+        """Does this search read the learned policy prior (in the tree, or as its rollout policy)?"""
+        return self.policy > 0 or self.rollout == "policy"
+
     def core_dict(self, seed: int | None = None, *, players: int) -> dict:
         """The settings as the core takes them, every key (the core has no defaults of its own:
         core.SEARCH_KEYS). `eval="auto"` is resolved for a game of `players` players (the core knows only
@@ -137,7 +142,7 @@ class SearchConfig:
         if d["eval"] == "net":
             from . import value       # numpy: only when the model is used
             value.ensure_loaded()
-        if self.policy > 0 or self.rollout == "policy":
+        if self.reads_prior:
             from . import policy      # asked for: loaded, or a clear error (never a silent fallback)
             policy.require(players)
         return d

@@ -107,9 +107,8 @@ class GateBot(Bot):
         if len(legal) == 1:
             return legal[0]
         config = SearchConfig(**self.search, seed=self.next_seed())
-        asks = config.policy > 0 or config.rollout == "policy"
         # never the other side's prior: a side without weights of its own searches with the shipped ones
-        prior_weights.hold(self.weights or (str(policy.DATA_DIR) if asks else None))
+        prior_weights.hold(self.weights or (str(policy.DATA_DIR) if config.reads_prior else None))
         if effective_eval(config.eval, game.n_players) == "net":
             value_weights.hold(self.value_weights)      # None: the shipped set, likewise
         return best_move(game, config)

@@ -115,8 +115,7 @@ def incumbent_of(s: Settings) -> dict:
         return safe_read.read_json(str(best))
     knobs = parse_knobs(s.incumbent, "--incumbent")
     config = SearchConfig(**{"iterations": 1, **knobs})    # the knobs over the defaults (the prior is on by default)
-    asks = config.policy > 0 or config.rollout == "policy"
-    return dict(generation=0, search=knobs, weights=str(policy.DATA_DIR) if asks else None)
+    return dict(generation=0, search=knobs, weights=str(policy.DATA_DIR) if config.reads_prior else None)
 
 
 def next_generation(root: str) -> int:
