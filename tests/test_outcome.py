@@ -1,6 +1,7 @@
 """The final-result model (ai/outcome.py): one distribution of the final scores behind every shown figure."""
 import json
 import math
+from dataclasses import replace
 
 import numpy as np
 import pytest
@@ -249,6 +250,54 @@ def test_fit_finds_the_first_round_factor_from_who_won():
     assert outcome.fit(later, "hand", 3, 3.0).open_scale == 1.0     # no first-round rows: no factor
 
 
+def test_the_first_round_has_a_scale_of_its_own():
+    m = Model("net", 4, 3.0, b=(2.0, 10.0), k=(0.9, 0.1), d=(1.0, 2.0), log_sigma=(2.0, 0.3), open_scale=0.5,
+              open_sigma=20.0)
+    first = m.for_position(True)
+    assert first.at(1.0)[3] == 20.0 and m.at(1.0)[3] == pytest.approx(math.exp(2.3))
+    assert Model("net", 4, 3.0, log_sigma=(2.0, 0.3)).for_position(True).at(1.0)[3] == pytest.approx(math.exp(2.3))
+    # the core halves by the share the player reads: at the first round's scale there
+    assert first.core_tuple(1.0)[2] == 20.0 and m.core_tuple(1.0)[2] == pytest.approx(math.exp(2.3))
+    mu = [110.0, 95.0, 90.0, 85.0]
+    out = outcome.predict(mu, 0, 1.0, first)
+    own = outcome.predict(mu, 0, 1.0, replace(m, log_sigma=(math.log(20.0), 0.0)))   # the same scale, later
+    assert out.sigma == 20.0 and math.fsum(out.shares) == pytest.approx(1.0, abs=1e-12)
+    assert out.shares == pytest.approx([0.5 * p + 0.5 / 4 for p in own.shares])
+    assert out.margin == pytest.approx(0.5 * own.margin - 0.5 * 20.0 * math.log(3))
+
+
+def _spread_opening_rows(rng, n_rows, players, spread):
+    """First-round rows where the search sees the seats level and the final scores spread by a Gumbel scale
+    of `spread` around 100 (the decider's real margin averages -spread log(n - 1))."""
+    rows = []
+    for _ in range(n_rows):
+        final = 100.0 + spread * (rng.gumbel(size=players) - outcome.EULER)
+        mu = list(100.0 + rng.normal(0.0, 2.0, players))
+        rows.append(dict(mu=mu, decider=0, h=1.0, final=list(final), winner=int(final.argmax()), first_round=True))
+    return rows
+
+
+def test_fit_sets_the_first_round_scale_by_the_real_margins():
+    rng = np.random.default_rng(5)
+    for players in (2, 4):
+        truth = Model("hand", players, 3.0, k=(1.0, 0.0), log_sigma=(math.log(6.0), 0.0))
+        later = []
+        for _ in range(2000):
+            mu, h = rng.normal(100, 10, players), float(rng.random())
+            final = np.asarray(outcome.predict(mu, 0, h, truth).vp) + 6.0 * (rng.gumbel(size=players) - outcome.EULER)
+            later.append(dict(mu=list(mu), decider=0, h=h, final=list(final), winner=int(final.argmax())))
+        first = _spread_opening_rows(rng, 400, players, 25.0)
+        model = outcome.fit(later + first, "hand", players, 3.0)
+        if players == 2:
+            assert model.open_sigma == 0.0         # the margin v_1 - v_2 does not depend on the scale
+            continue
+        shown = np.mean([outcome.predict(r["mu"], 0, 1.0, model.for_position(True)).margin for r in first])
+        real = np.mean([r["final"][0] - max(r["final"][1:]) for r in first])
+        assert shown == pytest.approx(real, abs=0.05)
+        assert 15.0 <= model.open_sigma <= 40.0    # the truth is 25; the later rounds' sigma is 6
+        assert model.at(1.0)[3] == pytest.approx(6.0, rel=0.25)
+
+
 def test_a_model_file_keeps_the_first_round_factor_and_refuses_one_out_of_range(tmp_path):
     base = dict(eval="hand", players=2, seconds=3.0, b=[0, 0], k=[1, 0], d=[0, 0], log_sigma=[2, 0])
     f = _write(tmp_path / "m.json", [dict(base, open_scale=0.4)])
@@ -256,6 +305,12 @@ def test_a_model_file_keeps_the_first_round_factor_and_refuses_one_out_of_range(
     assert outcome.find("hand", 2, 3.0, _write(tmp_path / "old.json", [base])).open_scale == 1.0
     with pytest.raises(OutcomeModelError, match="open_scale 1.5; valid: 0 to 1"):
         outcome.load(_write(tmp_path / "bad.json", [dict(base, open_scale=1.5)]))
+    # and the first round's scale (0, the sigma fitted in h, when an older file has none)
+    assert outcome.find("hand", 2, 3.0, _write(tmp_path / "s.json", [dict(base, open_sigma=22.5)])).open_sigma == 22.5
+    assert outcome.find("hand", 2, 3.0, _write(tmp_path / "old2.json", [base])).open_sigma == 0.0
+    with pytest.raises(OutcomeModelError, match="open_sigma 0.1; valid: 0"):
+        outcome.load(_write(tmp_path / "bad2.json", [dict(base, open_sigma=0.1)]))
+    assert Model("hand", 2, 3.0, open_sigma=22.5).to_dict()["open_sigma"] == 22.5
 
 
 def test_a_search_reads_the_model_for_the_first_round_only_there():

@@ -25,11 +25,17 @@ triggered): the opening, with the longest horizon, gets the widest distribution.
 tell the first round from the rounds after it (no card is bought for several rounds), so in the first
 round the distribution is a mixture: with weight `open_scale` (in [0, 1]) the one above, with the rest the
 same distribution with every seat at the mean location (no seat ahead). What the search sees of the seats
-after one turn each at most says little about who wins, and the data says so: the weight is fitted by the
-winner's likelihood on the first round's positions (`Model.for_position` marks a model as reading one).
-Every figure is the mixture's, so they still agree: shares f p + (1 - f) / n, expected VP f v_i + (1 - f)
-mean(v), margin f m_i + (1 - f) (-sigma log(n - 1)). The mixture is a monotone map of the model's own
-figures, so it changes no order: the core's halving reads the model's own share (core_tuple), and the final
+after one turn each at most says little about who wins, and the data says so. Every figure is the
+mixture's, so they still agree: shares f p + (1 - f) / n, expected VP f v_i + (1 - f) mean(v), margin
+f m_i + (1 - f) (-sigma log(n - 1)). The first round also has a scale of its own, open_sigma (both parts):
+from there a game's final scores spread far wider than the sigma fitted over the later rounds puts them
+(with 3-4 players the first round's margins came out about 10 VP too close). With 3 players or more,
+`_fit_first_round` sets open_sigma so that the first round's shown margins average the real final ones, and
+open_scale by the winner's likelihood under it; with 2 players the margin v_1 - v_2 does not depend on
+the scale, so open_sigma stays 0 (the fitted sigma) and open_scale is fitted alone (`Model.for_position`
+marks a model as reading the first round). The mixture is a monotone map of the model's own
+figures, so it changes no order: the core's halving reads the model's own share (core_tuple, at the first
+round's scale there: every turn of one position is read in one stage), and the final
 pick's tie floor is taken on the model's own scale (search.final_pick, TurnCandidate.scale). The coefficients are
 fitted per evaluation (hand or net), player count and search budget on held-out positions from games with
 mixed opponents (`fit`, run by scripts/outcome_fit.py on the data of scripts/outcome_data.py), and kept in
@@ -67,6 +73,7 @@ EULER = 0.5772156649015329
 ITERATIONS_PER_SECOND = 140_000
 BUDGET_FACTOR = 10.0
 MIN_K, MIN_SIGMA = 0.05, 0.5
+MAX_OPEN_SIGMA = 60.0   # VP: a wider first-round scale would say more about the bots than about the position
 
 
 class OutcomeModelError(ConcordiaError):
@@ -89,6 +96,7 @@ class Model:
     first_round: bool = False               # reading a position of the first round (for_position)
     between_sd: float = 0.0                 # VP: how far one search's mean margin of a node moves from seed to
                                             # seed beyond its sampling error (measured, win_se)
+    open_sigma: float = 0.0                 # VP: the first round's scale (0: the sigma fitted in h)
 
     def for_position(self, first_round: bool) -> "Model":
         """The model as it reads a position: in the first round (every seat's first turn) its figures are
@@ -101,12 +109,15 @@ class Model:
         return self.open_scale if self.first_round else 1.0
 
     def at(self, h: float) -> tuple[float, float, float, float]:
-        """(b, k, d, sigma) at horizon h."""
+        """(b, k, d, sigma) at horizon h (in the first round, sigma is open_sigma when it is set)."""
         h = min(max(float(h), 0.0), 1.0)
         b = self.b[0] + self.b[1] * h
         k = max(MIN_K, self.k[0] + self.k[1] * h)
         d = self.d[0] + self.d[1] * h
-        sigma = max(MIN_SIGMA, math.exp(self.log_sigma[0] + self.log_sigma[1] * h))
+        if self.first_round and self.open_sigma > 0:
+            sigma = self.open_sigma
+        else:
+            sigma = max(MIN_SIGMA, math.exp(self.log_sigma[0] + self.log_sigma[1] * h))
         return b, k, d, sigma
 
     def w_at(self, h: float) -> float:
@@ -121,7 +132,7 @@ class Model:
     def to_dict(self) -> dict:
         return dict(eval=self.eval, players=self.players, seconds=self.seconds, b=list(self.b), k=list(self.k),
                     d=list(self.d), log_sigma=list(self.log_sigma), w=list(self.w),
-                    open_scale=self.open_scale, between_sd=self.between_sd)
+                    open_scale=self.open_scale, between_sd=self.between_sd, open_sigma=self.open_sigma)
 
 
 @dataclass
@@ -369,7 +380,8 @@ def _read(path: Path | str | None) -> tuple[list[Model], dict | None]:
             raise ValueError(f"format {info.get('format')!r}, not {FORMAT}")
         models = [Model(str(m["eval"]), int(m["players"]), float(m["seconds"]), _pair(m["b"]), _pair(m["k"]),
                         _pair(m["d"]), _pair(m["log_sigma"]), True, _pair(m.get("w", (0.0, 0.0))),
-                        float(m.get("open_scale", 1.0)), False, float(m.get("between_sd", 0.0)))
+                        float(m.get("open_scale", 1.0)), False, float(m.get("between_sd", 0.0)),
+                        float(m.get("open_sigma", 0.0)))
                   for m in info["models"]]
         search = info.get("search")
     except FileNotFoundError:
@@ -380,11 +392,14 @@ def _read(path: Path | str | None) -> tuple[list[Model], dict | None]:
         if m.eval not in ("net", "hand") or not 2 <= m.players <= 5 or not (m.seconds >= 0):
             raise OutcomeModelError(f"outcome models: {path} has a model for eval {m.eval!r}, {m.players} players, "
                                     f"{m.seconds} s; valid: eval net or hand, 2-5 players, seconds >= 0")
-        values = m.b + m.k + m.d + m.log_sigma + m.w + (m.open_scale, m.between_sd)
+        values = m.b + m.k + m.d + m.log_sigma + m.w + (m.open_scale, m.between_sd, m.open_sigma)
         if not all(math.isfinite(x) for x in values):
             raise OutcomeModelError(f"outcome models: {path} holds a coefficient that is not finite")
         if m.between_sd < 0:
             raise OutcomeModelError(f"outcome models: {path} has between_sd {m.between_sd:g}; valid: 0 or more")
+        if m.open_sigma != 0 and not MIN_SIGMA <= m.open_sigma <= MAX_OPEN_SIGMA:
+            raise OutcomeModelError(f"outcome models: {path} has open_sigma {m.open_sigma:g}; valid: 0 (the model's "
+                                    f"sigma) or {MIN_SIGMA:g} to {MAX_OPEN_SIGMA:g}")
         if not 0.0 <= m.open_scale <= 1.0:
             raise OutcomeModelError(f"outcome models: {path} has open_scale {m.open_scale:g}; valid: 0 to 1")
     if search is not None and not isinstance(search, dict):
@@ -546,7 +561,8 @@ def fit(rows: list[dict], eval_kind: str, players: int, seconds: float) -> Model
 
     b, k, d (and w) by least squares of every seat's final VP on mu (and L), each linear in h, with a weak
     pull towards b = 0, k = 1, d = 0, w = 0; then log sigma (linear in h) by maximum likelihood of the
-    winner under the shown shares; then open_scale by the same likelihood over the first round's rows."""
+    winner under the shown shares; then, over the first round's rows, open_sigma by their real final margins
+    and open_scale by the winner's likelihood (_fit_first_round)."""
     use_q = all(r.get("q") is not None for r in rows)
     X, y = [], []
     for r in rows:
@@ -573,7 +589,9 @@ def fit(rows: list[dict], eval_kind: str, players: int, seconds: float) -> Model
            np.array([r.get("wt", 0.0) for r in rows], float), np.array([r.get("tw", 0.0) for r in rows], float))
     model = Model(eval_kind, players, seconds, located.b, located.k, located.d, _fit_log_sigma(loc), True, w)
     first = [r for r in rows if r.get("first_round")]
-    return replace(model, open_scale=_fit_open_scale(first, model)) if first else model
+    if not first:
+        return model
+    return _fit_first_round(first, model)
 
 
 def _winner_loglik(loc, s0: float, s1: float) -> float:
@@ -611,17 +629,65 @@ OPEN_SCALE_MIN = 0.05   # the fitted first-round weight's floor: at 0 every turn
                         # turns; at 0.05 the shares stay within about a point of the even ones
 
 
+def _first_round_loglik(rows: list[dict], model: Model) -> float:
+    """The winner's log likelihood over the first round's rows under the model as it reads them."""
+    m = replace(model, first_round=True)
+    total = 0.0
+    for r in rows:
+        p = predict(r["mu"], r["decider"], r["h"], m, r.get("q")).shares[r["winner"]]
+        wt = r.get("wt", 0.0)
+        total += math.log(max(1e-12, wt * r.get("tw", 0.0) + (1.0 - wt) * p))
+    return total
+
+
 def _fit_open_scale(rows: list[dict], model: Model) -> float:
     """The first round's weight (open_scale) in [OPEN_SCALE_MIN, 1] maximising the winner's log likelihood
     over the first round's rows, everything else as fitted: a grid of 0.05, then 0.01 around its best."""
     def loglik(f: float) -> float:
-        m = replace(model, open_scale=float(f), first_round=True)
-        total = 0.0
-        for r in rows:
-            p = predict(r["mu"], r["decider"], r["h"], m, r.get("q")).shares[r["winner"]]
-            wt = r.get("wt", 0.0)
-            total += math.log(max(1e-12, wt * r.get("tw", 0.0) + (1.0 - wt) * p))
-        return total
+        return _first_round_loglik(rows, replace(model, open_scale=float(f)))
     best = max(np.linspace(OPEN_SCALE_MIN, 1.0, 20), key=loglik)
     fine = np.clip(np.linspace(best - 0.05, best + 0.05, 11), OPEN_SCALE_MIN, 1.0)
     return round(float(max(fine, key=loglik)), 2)
+
+
+
+def _first_round_margin_gap(rows: list[dict], model: Model) -> float:
+    """The mean shown margin less the mean real final margin over the first round's rows."""
+    m = replace(model, first_round=True)
+    gap = 0.0
+    for r in rows:
+        d = r["decider"]
+        real = r["final"][d] - max(v for i, v in enumerate(r["final"]) if i != d)
+        gap += predict(r["mu"], d, r["h"], m, r.get("q")).margin - real
+    return gap / len(rows)
+
+
+def _fit_first_round(rows: list[dict], model: Model) -> Model:
+    """The first round's weight and scale. With 3 players or more: for each weight on a grid, the scale whose
+    shown margins average the real ones (the mean margin falls as the scale grows: a bisection on log
+    sigma), then the pair with the winner's highest likelihood. With 2 players the margin does not depend on
+    the scale: the weight alone (_fit_open_scale), at the sigma fitted in h."""
+    if model.players < 3:
+        return replace(model, open_scale=_fit_open_scale(rows, model), open_sigma=0.0)
+
+    def scale_for(f: float) -> float:
+        lo, hi = math.log(MIN_SIGMA), math.log(MAX_OPEN_SIGMA)
+        at = lambda x: replace(model, open_scale=f, open_sigma=math.exp(x))   # noqa: E731
+        if _first_round_margin_gap(rows, at(hi)) >= 0:
+            return MAX_OPEN_SIGMA      # even the widest scale shows the margins too close: keep the widest
+        if _first_round_margin_gap(rows, at(lo)) <= 0:
+            return MIN_SIGMA
+        for _ in range(24):
+            mid = 0.5 * (lo + hi)
+            lo, hi = (mid, hi) if _first_round_margin_gap(rows, at(mid)) > 0 else (lo, mid)
+        return round(math.exp(0.5 * (lo + hi)), 2)
+
+    best, best_ll = model, -math.inf
+    for f in np.linspace(OPEN_SCALE_MIN, 1.0, 20):
+        f = round(float(f), 2)
+        m = replace(model, open_scale=f, open_sigma=scale_for(f))
+        ll = _first_round_loglik(rows, m)
+        if ll > best_ll:
+            best, best_ll = m, ll
+    return best
+
