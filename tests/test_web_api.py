@@ -678,6 +678,8 @@ def test_the_review_on_the_page_is_the_cli_review(tmp_path):
                          "--out", tmp_path / "cli.review.jsonl").stdout)
     assert [{k: v for k, v in x.items() if k != "start"} for x in r["records"]] == cli["turns"]
     assert r["summary"] == cli["summary"]
+    # and says as the CLI does that 300 iterations a turn are far from any budget its figures were fitted at
+    assert r["notes"] == cli["notes"] and any("calibration is not measured" in n for n in r["notes"])
     # a point of the chart opens the position before that turn, read-only
     v = c.get("/api/view", params={"at": 2}).json()
     assert v["view"] == {"kind": "position", "at": 2, "of": 8} and v["player"] == "Bob" and v["moves"] == []

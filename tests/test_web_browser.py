@@ -380,6 +380,8 @@ def test_the_review_chart_opens_a_position(browser, board):
     assert len(browser.find_elements(By.CSS_SELECTOR, "#chart polyline.series")) == 3
     rows = browser.find_elements(By.CSS_SELECTOR, "table.graded tr")
     assert [r.find_elements(By.TAG_NAME, "td")[1].text for r in rows[1:]] == ["Ann", "Bob", "Cy", "Ann", "Bob"]
+    # 300 iterations a turn are far from every budget the figures were fitted at: the panel says so
+    assert "calibration is not measured" in text_of(browser, "#review-panel ul.notes")
     browser.execute_script("document.getElementById('review-panel').scrollIntoView()")
     browser.save_screenshot(str(DOCS / "web-review.png"))
     point = browser.find_element(By.CSS_SELECTOR, '#chart circle.point[data-turn="2"]')

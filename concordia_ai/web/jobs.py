@@ -13,7 +13,7 @@ import threading
 import time
 
 from .. import core
-from ..ai.search import SearchConfig, ranking_rule, search
+from ..ai.search import SearchConfig, figures_notes, ranking_rule, search
 from ..ai.turns import hint_warnings, recorded_turns
 from ..engine import limits
 from ..engine.game import Game
@@ -174,7 +174,8 @@ def review_work(initial: dict, moves: list[str], config: SearchConfig, out: str)
         result = rv.review_game(initial, moves, config, out, progress=progress, stop=job.stop)
         starts = {t.index: t.start for t in turns}
         records = [dict(r, start=starts.get(r["index"])) for r in result.records]
-        names = Game.from_json(initial).names
-        return {"records": records, "summary": rv.summary(result.records, names), "players": names,
-                "searched": result.searched, "out": out}
+        game = Game.from_json(initial)
+        # the figures' calibration, said once for the whole review as `concordia review` says it
+        return {"records": records, "summary": rv.summary(result.records, game.names), "players": game.names,
+                "searched": result.searched, "out": out, "notes": figures_notes(config, game)}
     return work

@@ -832,6 +832,7 @@ function reviewPanel() {
       h("button", {class: "small", onclick: () => { S.review = null; draw(); }}, "close")));
   const r = S.review;
   if (r.running) { box.append(jobBox("review")); return box; }
+  if (r.notes && r.notes.length) box.append(h("ul", {class: "notes"}, r.notes.map(w => h("li", {}, w))));
   box.append(h("div", {id: "chart", class: "chart"}));
   const rows = h("table", {class: "turns graded"},
     h("tr", {}, h("th", {}, "turn"), h("th", {}, "player"), h("th", {}, "grade"), h("th", {}, "win % best"),
