@@ -185,3 +185,17 @@ def test_a_gate_game_with_a_candidate_value_model_runs(tmp_path, monkeypatch, sh
     assert r["cand_seat"] == 1 and r["rank"] in (1, 2, 3) and r["cand_choices"] > 0 and r["inc_choices"] > 0
     # the candidate's searches held its set, the incumbent's the shipped one, turn by turn
     assert set(holds) == {d, None} and holds.count(d) == r["cand_choices"]
+
+
+def test_a_self_play_game_holds_the_value_weights_it_is_given(tmp_path, shipped_value_after):
+    """The loop's self-play searches with its incumbent's value model (best.json's value_weights), and a
+    worker that held another set before puts the shipped one back when given none."""
+    from concordia_ai.ai import value
+    from concordia_ai.lab import policy_data, value_weights
+    d = write_value_weights(tmp_path / "v")
+    task = dict(search=dict(iterations=8, rollout_turns=1, select="ucb", policy=0), boards=["italia"], counts=[3],
+                seed=5, game_id=0, cap=None, value=False, weights=None, value_weights=d)
+    record = policy_data.play_task(task)
+    assert value._loaded == str(value_weights.weight_files(d)[0]) and record["decisions"] > 0
+    policy_data.play_task(dict(task, value_weights=None))
+    assert value._loaded == str(value.WEIGHTS)

@@ -102,6 +102,28 @@ def test_a_generation_that_wins_at_equal_time_is_kept_and_becomes_the_next_incum
     g2.selfplay()
     info = json.loads((root / "gen-2" / "data" / "chunk-000.npz.json").read_text())
     assert info["weights"] == best["weights"] and info["search"]["policy"] == 0.3 and info["decisions"] > 0
+    assert info["value_weights"] is None                 # kept without a value model of its own: the shipped one
+
+
+def test_the_self_play_of_a_generation_searches_with_the_value_model_best_json_names(tmp_path, monkeypatch):
+    root = tmp_path / "loop"
+    root.mkdir()
+    best = dict(generation=1, search=dict(select="ucb", policy=0), weights=None, value_weights="gen-1/value-weights")
+    (root / "best.json").write_text(json.dumps(best))
+    asked = []
+
+    def generate(search, boards, players, games, seed, out, **options):
+        asked.append(options)
+        info = dict(first_id=options["first_id"], games_asked=games, games_kept=games, searched={}, decisions=0,
+                    rows=0, targets={}, seconds=0.0, cpu_seconds=0.0)
+        Path(out).parent.mkdir(parents=True, exist_ok=True)
+        Path(out).write_bytes(b"")
+        Path(out + ".json").write_text(json.dumps(info))
+        return info
+    monkeypatch.setattr(loop.policy_data, "generate", generate)
+    monkeypatch.setattr(loop.Generation, "step", lambda self, name, value: None)   # no page for fake chunks
+    loop.Generation(tiny(tmp_path), log=lambda m: None).selfplay()
+    assert [a["value_weights"] for a in asked] == ["gen-1/value-weights"] * 2
 
 
 def test_a_generation_that_loses_at_fixed_iterations_stops_there(tmp_path, monkeypatch):

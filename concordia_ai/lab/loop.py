@@ -194,7 +194,8 @@ class Generation:
                 info = policy_data.generate(
                     search, s.boards.split(","), [int(n) for n in s.players.split(",")], size, seed, str(out),
                     cap=cap, first_id=first, value=s.value, log=str(self.work / f"chunk-{k:03d}.games.jsonl"),
-                    weights=self.incumbent.get("weights"), jobs=s.jobs,
+                    weights=self.incumbent.get("weights"), value_weights=self.incumbent.get("value_weights"),
+                    jobs=s.jobs,
                     command=f"(scripts/loop.py, generation {self.n}, chunk {k})")
                 self.commit(f"self-play chunk {k}")
             chunks.append(str(out))

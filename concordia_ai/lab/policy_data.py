@@ -43,7 +43,7 @@ from ..ai.search import SearchConfig, SearchConfigError, effective_eval, search,
 from ..engine.errors import ConcordiaError
 from ..io.atomic_write import write_atomic
 from . import jobs as _jobs
-from . import policy_targets, prior_weights, selfplay
+from . import policy_targets, prior_weights, selfplay, value_weights
 from .selfplay import BOARDS, _pack, deal_seed, unpack
 
 
@@ -192,6 +192,7 @@ def play_task(task: dict) -> dict:
     board, players = game_setting(task["boards"], task["counts"], task["game_id"])
     deal = deal_seed(task["seed"], task["game_id"])
     prior_weights.hold(task.get("weights"))        # a prior from a directory (the loop's incumbent)
+    value_weights.hold(task.get("value_weights"))  # its value model (None: the shipped one, never a stale set)
     t0 = time.process_time()
     cap = PlayoutCap(**task["cap"]) if task.get("cap") else None
     rows: list = []
@@ -303,17 +304,18 @@ def value_path(out: str) -> str:
 
 def generate(search: dict, board, players, games: int, seed: int, out: str, command: str = "",
              cap: PlayoutCap | None = None, first_id: int = 0, value: bool = False, log: str | None = None,
-             weights: str | None = None, **runner_options) -> dict:
+             weights: str | None = None, value_weights: str | None = None, **runner_options) -> dict:
     """Play (or resume) game ids first_id .. first_id + games - 1 and write OUT (npz) and OUT.json (and
     with `value` the value model's file, value_path(OUT)); returns the info written. `board` and `players`:
     one or a list (game_setting). `log`: the games' log (default OUT.games.jsonl). `weights`: a directory
-    of policy weights the search's prior uses (lab.prior_weights; default the shipped ones)."""
+    of policy weights the search's prior uses (lab.prior_weights; default the shipped ones); `value_weights`:
+    a directory of value weights its leaf evaluation uses (lab.value_weights; default the shipped ones)."""
     boards, counts = as_list(board), as_list(players)
     check_request(search, boards, counts, games, seed, cap, first_id)
     log = log or out + ".games.jsonl"
     t0 = time.time()
     tasks = [dict(search=search, boards=boards, counts=counts, seed=seed, game_id=i,
-                  cap=asdict(cap) if cap else None, value=value, weights=weights)
+                  cap=asdict(cap) if cap else None, value=value, weights=weights, value_weights=value_weights)
              for i in range(first_id, first_id + games)]
     try:
         records, new = _jobs.run_logged(play_task, tasks, record_key, log, **runner_options)
@@ -330,6 +332,7 @@ def generate(search: dict, board, players, games: int, seed: int, out: str, comm
                 decisions=int(len(data["dec_first"])), rows=int(len(data["feats"])),
                 targets=target_report(data), played_now=new, seconds=round(time.time() - t0, 1),
                 cpu_seconds=round(sum(g.get("cpu_seconds", 0) for g in records), 1), log=log,
-                value=value_path(out) if value else None, weights=weights, command=command)
+                value=value_path(out) if value else None, weights=weights, value_weights=value_weights,
+                command=command)
     write_atomic(out + ".json", json.dumps(info, indent=2) + "\n")
     return info
