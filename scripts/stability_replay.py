@@ -26,6 +26,9 @@ search.final_pick on every recorded search and prints JSON:
   lines differ from seed to seed and makes the error too wide for most. Cross-checked: fitted on the
   positions of one parity, the median ratio of the other (`ratio_before`, `ratio_with`); and the share of
   turns whose spread is within one and two of the errors, before and after (`within_1`, `within_2`).
+  One sweep of 52 positions pins tau down poorly (3 players: 0.52 VP on one sweep of a search, 3.04 on the
+  next), so `--log` repeats: `between` then pools the sweeps (each with its own --sweep-models file, in the
+  order of --log; `between_logs` lists them) and the tie rules are replayed on the first log.
 
 The halving itself (the core's) is as recorded: only the last pick among its turns is replayed.
 """
@@ -110,10 +113,11 @@ def _spread_turns(rows: list[dict], budget: str, min_visits: int = 1000, include
     """(players, position, spread^2, mean se^2, mean slope^2) of every turn on min_visits or more visits in
     three seeds or more whose records hold the slope. `included`: per player count, the between_sd (VP) the
     sweep's shown errors already held (the model it ran with); its part slope^2 between^2 is taken out of
-    se^2, so that tau is the whole seed-to-seed spread beyond the sampling error, as Model.between_sd means."""
-    included = included or {}
+    se^2, so that tau is the whole seed-to-seed spread beyond the sampling error, as Model.between_sd means. A
+    row's own `included` (a pooled sweep's: main) comes first."""
     out = []
     for row in rows:
+        mine = row.get("included", included) or {}
         by_turn: dict[tuple, list[dict]] = {}
         for recs in row["turns"][budget]:
             for r in recs:
@@ -121,7 +125,7 @@ def _spread_turns(rows: list[dict], budget: str, min_visits: int = 1000, include
                     by_turn.setdefault(tuple(r["moves"]), []).append(r)
         for rs in by_turn.values():
             if len(rs) >= 3:
-                b = included.get(row["players"], 0.0)
+                b = mine.get(row["players"], 0.0)
                 se2 = statistics.fmean(max(r["win_se"] ** 2 - (r["slope"] * b) ** 2, 0.0) for r in rs)
                 out.append((row["players"], row["position"], statistics.variance(r["win"] for r in rs),
                             se2, statistics.fmean(r["slope"] ** 2 for r in rs)))
@@ -198,39 +202,59 @@ def replay(rows: list[dict], budget: str, rule: dict) -> dict:
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--log", required=True, help="a stability.py --record log (JSONL)")
+    ap.add_argument("--log", required=True, action="append",
+                    help="a stability.py --record log (JSONL); repeat to pool sweeps of one search for `between` "
+                         "(the tie rules are then replayed on the first log only)")
     ap.add_argument("--budget", default=None, help="the recorded budget to replay (default: the first)")
     ap.add_argument("--tie-win", default="0.005,0.01,0.02,0.03")
     ap.add_argument("--tie-z", default="2,3,4,6")
     ap.add_argument("--tie-visits", default="0.25,0.1")
     ap.add_argument("--tie-rounds", default="1,99")
-    ap.add_argument("--sweep-models", default=None, metavar="FILE",
+    ap.add_argument("--sweep-models", default=None, metavar="FILE", action="append",
                     help="the final-result model file the sweep ran with, when its models had a between_sd: its "
-                         "part of the recorded errors is taken out before `between` is fitted (default: none)")
+                         "part of the recorded errors is taken out before `between` is fitted (default: none); "
+                         "with several --log, one per log in the same order")
     ap.add_argument("--out", default=None)
     args = ap.parse_args()
-    try:
-        rows = [r for r in read_records(args.log) if "turns" in r]
-    except ConcordiaError as e:
-        ap.exit(2, f"error: {e}\n")
-    if not rows:
-        ap.exit(2, f"error: {args.log} holds no recorded turns (run stability.py with --record)\n")
-    budget = args.budget or next(iter(rows[0]["turns"]))
-    included = {}
-    if args.sweep_models:
+    models = args.sweep_models or []
+    if len(models) > 1 and len(models) != len(args.log):
+        ap.exit(2, f"error: --sweep-models: {len(models)} files for {len(args.log)} logs; give one per log, in "
+                   f"the order of --log, or one for all\n")
+    sweeps = []
+    for k, log in enumerate(args.log):
         try:
-            outcome.load(args.sweep_models)
+            rows = [r for r in read_records(log) if "turns" in r]
         except ConcordiaError as e:
-            ap.exit(2, f"error: --sweep-models: {e}\n")
-        for n in {r["players"] for r in rows}:     # the evaluation `auto` gives: the hand formula with 2 players
-            included[n] = outcome.find("hand" if n == 2 else "net", n, float(budget), args.sweep_models).between_sd
+            ap.exit(2, f"error: {e}\n")
+        if not rows:
+            ap.exit(2, f"error: {log} holds no recorded turns (run stability.py with --record)\n")
+        sweeps.append((rows, models[k] if len(models) > 1 else (models[0] if models else None)))
+    rows = sweeps[0][0]
+    budget = args.budget or next(iter(rows[0]["turns"]))
+    if any(budget not in r["turns"] for rows_k, _ in sweeps for r in rows_k):
+        ap.exit(2, f"error: --log: not every log recorded the budget {budget}; pool sweeps of one budget\n")
+    pooled_rows, per_log = [], []
+    for log, (rows_k, model_file) in zip(args.log, sweeps):
+        included = {}
+        if model_file:
+            try:
+                outcome.load(model_file)
+            except ConcordiaError as e:
+                ap.exit(2, f"error: --sweep-models: {e}\n")
+            for n in {r["players"] for r in rows_k}:  # the evaluation `auto` gives: the hand formula with 2 players
+                included[n] = outcome.find("hand" if n == 2 else "net", n, float(budget), model_file).between_sd
+        pooled_rows += [dict(r, included=included) for r in rows_k]
+        per_log.append(dict(log=log, positions=len(rows_k), between_included={str(n): b for n, b in sorted(included.items())}))
+    included = pooled_rows[0]["included"]
     grid = [dict(TIE_WIN=w, TIE_Z=z, TIE_VISITS=v, TIE_ROUNDS=r) for w, z, v, r in itertools.product(
         [float(x) for x in args.tie_win.split(",")], [float(x) for x in args.tie_z.split(",")],
         [float(x) for x in args.tie_visits.split(",")], [int(x) for x in args.tie_rounds.split(",")])]
     today = {k: getattr(search, k) for k in RULE_KEYS}
     out = dict(command="python3 scripts/stability_replay.py " + " ".join(sys.argv[1:]), budget=budget,
                positions=len(rows), reproduced=reproduced(rows, budget), se_ratio=se_ratio(rows, budget),
-               between=between(rows, budget, included), between_included={str(n): b for n, b in sorted(included.items())},
+               between=between(pooled_rows, budget),
+               between_included={str(n): b for n, b in sorted(included.items())},
+               between_logs=per_log,
                today=replay(rows, budget, today),
                rules=sorted((replay(rows, budget, g) for g in grid), key=lambda d: (-d["stable"], d["regret"] or 0)))
     text = json.dumps(out, indent=1)

@@ -87,3 +87,43 @@ def test_the_script_refuses_a_log_without_recorded_turns(tmp_path, capsys):
     finally:
         sys.argv = sys_argv
     assert "no recorded turns" in capsys.readouterr().err
+
+
+def test_between_pools_sweeps_each_with_the_part_its_own_model_held():
+    """Two sweeps of the same turn, each with the spread and shown error of the test above; the first ran
+    with a model holding between_sd 0.5 VP, the second with none. Pooled, each row's own part comes out:
+    the median of the two ratios (at tau^2 = 3.25 and 3 apart) brings tau between 1.732 and 1.803."""
+    searches = [[dict(turn([1], w, 0.01, 2000, 3, 0.0), slope=0.01)] for w in (0.50, 0.52, 0.54)]
+    held = dict(row(0, searches), players=3, included={3: 0.5})
+    plain = dict(row(0, searches), players=3, included={})
+    assert abs(stability_replay.between([held], "3.0")["3"]["tau_vp"] - 1.803) < 2e-3
+    assert abs(stability_replay.between([plain], "3.0", {3: 0.5})["3"]["tau_vp"] - 1.732) < 2e-3  # its own: none
+    pooled = stability_replay.between([held, plain], "3.0")["3"]
+    assert pooled["turns"] == 2 and 1.732 + 1e-3 < pooled["tau_vp"] < 1.803 - 1e-3
+
+
+def test_the_script_pools_logs_and_wants_one_model_file_per_log(tmp_path, capsys):
+    searches = [[dict(turn([1], w, 0.01, 2000, 3, 0.0, chosen=True), slope=0.01)] for w in (0.50, 0.52, 0.54)]
+    logs = []
+    for k in (0, 1):
+        logs.append(tmp_path / f"s{k}.jsonl")
+        logs[-1].write_text(json.dumps(dict(row(0, searches), players=3)) + "\n")
+    out = tmp_path / "out.json"
+    argv = sys.argv
+    try:
+        sys.argv = ["stability_replay.py", "--log", str(logs[0]), "--log", str(logs[1]), "--tie-win", "0.005",
+                    "--tie-z", "2", "--tie-visits", "0.25", "--tie-rounds", "99", "--out", str(out)]
+        stability_replay.main()
+        r = json.loads(out.read_text())
+        assert r["between"]["3"]["turns"] == 2 and [x["positions"] for x in r["between_logs"]] == [1, 1]
+        sys.argv = ["stability_replay.py", "--log", str(logs[0]), "--log", str(logs[1]),
+                    "--sweep-models", "a.json", "--sweep-models", "b.json", "--sweep-models", "c.json"]
+        try:
+            stability_replay.main()
+        except SystemExit as e:
+            assert e.code == 2
+        else:
+            raise AssertionError("no exit")
+    finally:
+        sys.argv = argv
+    assert "3 files for 2 logs" in capsys.readouterr().err
