@@ -282,6 +282,10 @@ def test_a_hint_played_from_the_page(browser, board):
     wait_for(browser, lambda d: d.find_elements(By.CSS_SELECTOR, "#hint-turns .turn-row"))
     rows = browser.find_elements(By.CSS_SELECTOR, "#hint-turns .turn-row")
     assert len(rows) == 5
+    # the top three turns are in view without scrolling the hint panel
+    panel = browser.find_element(By.CSS_SELECTOR, ".side .hint-panel")
+    bottom = lambda e: e.rect["y"] + e.rect["height"]   # noqa: E731
+    assert bottom(rows[2]) <= bottom(panel) + 1, (rows[2].rect, panel.rect)
     first = rows[0].find_element(By.CSS_SELECTOR, ".turn-moves").text
     # hover the first turn that does something on the board (a province, a route, a city)
     on_board = next((r for r in rows if any(t.startswith(("province:", "route:", "city:"))
