@@ -9,6 +9,12 @@ first seat's win rate measured in self-play (results/opening-check.json: the val
 `ismcts:iterations=300,eval=hand`, with their 95 % intervals), and its expected VP with the mean final score
 of the first seat in the games of results/outcome/ on that board and player count (mixed bots; few games per
 setting, so their interval is wide and is given). The target: the win % within 5 points, the VP within 10.
+
+`--selfplay LOG` (repeatable) takes a setting's references from a self-play match of scripts/strength.py
+instead (the same bot as candidate and opponent, seats swapped on each deal): the first seat's win rate, with
+its Wilson interval, and its mean final score, from the bot the log names; a row says where its references
+came from (`reference`). The rates of opening-check.json are those of an older bot (the UCB search at 300
+iterations with the hand formula), and the mean final scores of results/outcome/ those of mixed opponents.
 """
 from __future__ import annotations
 
@@ -28,6 +34,7 @@ from concordia_ai.io import safe_read  # noqa: E402
 from concordia_ai.io.atomic_write import write_atomic  # noqa: E402
 from concordia_ai.io.jsonl import read_records  # noqa: E402
 from concordia_ai.lab import jobs  # noqa: E402
+from concordia_ai.lab.ratings import wilson  # noqa: E402
 
 BOARDS = ("imperium", "italia", "creta", "aegyptus")
 
@@ -39,12 +46,36 @@ def one(task: dict) -> dict:
     return dict(task, win=top.win, win_se=top.win_se, vp=top.vp, seats=top.seats, turn=top.texts)
 
 
+def selfplay_references(log: str) -> dict:
+    """(board, players) -> (the first seat's rate as opening-check.json gives one, its final scores, a
+    description) from a strength.py log whose candidate and opponent are one bot. ValueError when they are not."""
+    games: dict = {}
+    for rec in read_records(log, repair=False, error=ValueError):
+        if "ranking" not in rec:
+            continue
+        if rec["candidate"] != rec["opponent"]:
+            raise ValueError(f"{log} is not self-play: {rec['candidate']} against {rec['opponent']}")
+        games.setdefault((rec["board"], rec["players"]), []).append(rec)
+    if not games:
+        raise ValueError(f"{log} holds no finished games")
+    out = {}
+    for key, recs in games.items():
+        wins = sum(r["ranking"][0] == 0 for r in recs)      # the first seat finished first
+        lo, hi = wilson(wins, len(recs))
+        rate = dict(seat=0, selfplay=round(wins / len(recs), 4), ci95=[round(lo, 4), round(hi, 4)])
+        out[key] = (rate, [r["totals"][0] for r in recs],
+                    f"self-play of {recs[0]['candidate']}, {len(recs)} games ({log})")
+    return out
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--seeds", type=int, default=2)
     ap.add_argument("--seconds", type=float, default=3.0)
     ap.add_argument("--rates", default=str(ROOT / "results" / "opening-check.json"))
     ap.add_argument("--games", default=str(ROOT / "results" / "outcome" / "positions-*p.jsonl"))
+    ap.add_argument("--selfplay", action="append", default=[], metavar="LOG",
+                    help="a scripts/strength.py log of one bot against itself: its setting's references (repeat)")
     ap.add_argument("--out", default=None)
     jobs.add_runner_options(ap)
     args = ap.parse_args()
@@ -54,6 +85,16 @@ def main() -> None:
         for rec in read_records(path, repair=False, error=ValueError):
             if rec.get("final"):
                 finals.setdefault((rec["board"], rec["players"]), []).append(rec["final"][0])
+    reference = {key: "opening-check.json; mean final: results/outcome/ games" for key in rates}
+    for log in args.selfplay:
+        try:
+            found = selfplay_references(log)
+        except (ValueError, OSError) as e:
+            ap.exit(2, f"error: --selfplay: {e}\n")
+        for key, (rate, finals_0, source) in found.items():
+            rates[key] = dict(seats=[rate])
+            finals[key] = finals_0
+            reference[key] = source
     tasks = [dict(board=b, players=n, seed=50 + s, seconds=args.seconds)
              for n in (2, 3, 4, 5) for b in BOARDS for s in range(args.seeds)]
     recs, _ = jobs.run_logged(one, tasks, key=lambda t: (t["board"], t["players"], t["seed"]), log=None,
@@ -74,7 +115,7 @@ def main() -> None:
                              mean_final=None if mean_final is None else round(mean_final, 1),
                              mean_final_ci95_half=None if half is None else round(half, 1), final_games=len(f),
                              vp_within_10=None if mean_final is None else abs(vp - mean_final) <= 10,
-                             turns=[r["turn"] for r in mine]))
+                             reference=reference.get((b, n)), turns=[r["turn"] for r in mine]))
     out = dict(command="python3 " + " ".join(sys.argv), seeds=args.seeds, seconds=args.seconds,
                win_within_5=sum(r["win_within_5"] for r in rows), vp_within_10=sum(bool(r["vp_within_10"]) for r in rows),
                settings=len(rows), rows=rows)
