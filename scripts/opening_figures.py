@@ -48,23 +48,29 @@ def one(task: dict) -> dict:
 
 def selfplay_references(log: str) -> dict:
     """(board, players) -> (the first seat's rate as opening-check.json gives one, its final scores, a
-    description) from a strength.py log whose candidate and opponent are one bot. ValueError when they are not."""
-    games: dict = {}
+    description) from a strength.py log whose candidate and opponent are one bot. ValueError when they are not,
+    or when a game record lacks what a strength.py record holds."""
+    games: dict = {}      # (board, players) -> [(the first seat won, its final score)]
+    bot = None
     for rec in read_records(log, repair=False, error=ValueError):
-        if "ranking" not in rec:
+        if not isinstance(rec, dict) or "ranking" not in rec:
             continue
-        if rec["candidate"] != rec["opponent"]:
-            raise ValueError(f"{log} is not self-play: {rec['candidate']} against {rec['opponent']}")
-        games.setdefault((rec["board"], rec["players"]), []).append(rec)
+        try:
+            if rec["candidate"] != rec["opponent"]:
+                raise ValueError(f"{log} is not self-play: {rec['candidate']} against {rec['opponent']}")
+            bot = rec["candidate"]
+            games.setdefault((rec["board"], rec["players"]), []).append((rec["ranking"][0] == 0, rec["totals"][0]))
+        except (KeyError, IndexError, TypeError):
+            raise ValueError(f"{log} is not a scripts/strength.py log (a game without candidate, opponent, "
+                             f"board, players, ranking or totals)") from None
     if not games:
         raise ValueError(f"{log} holds no finished games")
     out = {}
-    for key, recs in games.items():
-        wins = sum(r["ranking"][0] == 0 for r in recs)      # the first seat finished first
-        lo, hi = wilson(wins, len(recs))
-        rate = dict(seat=0, selfplay=round(wins / len(recs), 4), ci95=[round(lo, 4), round(hi, 4)])
-        out[key] = (rate, [r["totals"][0] for r in recs],
-                    f"self-play of {recs[0]['candidate']}, {len(recs)} games ({log})")
+    for key, played in games.items():
+        wins = sum(won for won, _ in played)      # the first seat finished first
+        lo, hi = wilson(wins, len(played))
+        rate = dict(seat=0, selfplay=round(wins / len(played), 4), ci95=[round(lo, 4), round(hi, 4)])
+        out[key] = (rate, [score for _, score in played], f"self-play of {bot}, {len(played)} games ({log})")
     return out
 
 

@@ -244,7 +244,8 @@ def main() -> None:
             for n in {r["players"] for r in rows_k}:  # the evaluation `auto` gives: the hand formula with 2 players
                 included[n] = outcome.find("hand" if n == 2 else "net", n, float(budget), model_file).between_sd
         pooled_rows += [dict(r, included=included) for r in rows_k]
-        per_log.append(dict(log=log, positions=len(rows_k), between_included={str(n): b for n, b in sorted(included.items())}))
+        per_log.append(dict(log=log, positions=len(rows_k),
+                            between_included={str(n): b for n, b in sorted(included.items())}))
     included = pooled_rows[0]["included"]
     grid = [dict(TIE_WIN=w, TIE_Z=z, TIE_VISITS=v, TIE_ROUNDS=r) for w, z, v, r in itertools.product(
         [float(x) for x in args.tie_win.split(",")], [float(x) for x in args.tie_z.split(",")],

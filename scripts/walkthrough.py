@@ -33,6 +33,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from concordia_ai.io import safe_read  # noqa: E402
 from concordia_ai.io.atomic_write import write_atomic  # noqa: E402
 
 DOC = ROOT / "docs" / "walkthrough.md"
@@ -241,9 +242,9 @@ def main(argv: list[str] | None = None) -> int:
     log = None if args.quiet else sys.stderr
     try:
         try:
-            text = args.file.read_text(encoding="utf-8")
-        except (OSError, UnicodeDecodeError) as e:
-            raise BadInput(f"cannot read {args.file}: {e}") from None
+            text = safe_read.read_text(str(args.file))
+        except safe_read.UserFileError as e:
+            raise BadInput(str(e)) from None
         with tempfile.TemporaryDirectory(prefix="walkthrough-") as tmp:
             new = regenerate(text, Path(tmp), args.file.name, keep_timed=args.check, log=log)
             if args.check:

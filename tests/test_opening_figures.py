@@ -34,3 +34,10 @@ def test_a_match_of_two_bots_is_not_self_play(tmp_path):
     log.write_text(json.dumps(game(0, [0, 1], [120, 100], opponent="heuristic")) + "\n")
     with pytest.raises(ValueError, match="is not self-play"):
         opening_figures.selfplay_references(str(log))
+
+
+def test_a_log_that_is_not_a_strength_log_is_refused_with_one_line(tmp_path):
+    log = tmp_path / "other.jsonl"
+    log.write_text(json.dumps(dict(ranking=[0, 1], board="imperium")) + "\n")
+    with pytest.raises(ValueError, match="is not a scripts/strength.py log"):
+        opening_figures.selfplay_references(str(log))

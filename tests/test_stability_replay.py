@@ -73,19 +73,23 @@ def test_between_takes_out_the_part_of_the_error_the_sweep_s_model_already_held(
     assert abs(held["3"]["tau_vp"] - 1.803) < 2e-3
 
 
-def test_the_script_refuses_a_log_without_recorded_turns(tmp_path, capsys):
-    log = tmp_path / "plain.jsonl"
-    log.write_text(json.dumps(dict(position=0, budgets={})) + "\n")
-    sys_argv = sys.argv
-    sys.argv = ["stability_replay.py", "--log", str(log)]
+def run_main(argv: list[str]) -> int | None:
+    """stability_replay.main() on these arguments: its exit code (None when it returned)."""
+    saved = sys.argv
+    sys.argv = ["stability_replay.py", *argv]
     try:
         stability_replay.main()
     except SystemExit as e:
-        assert e.code == 2
-    else:
-        raise AssertionError("no exit")
+        return e.code
     finally:
-        sys.argv = sys_argv
+        sys.argv = saved
+    return None
+
+
+def test_the_script_refuses_a_log_without_recorded_turns(tmp_path, capsys):
+    log = tmp_path / "plain.jsonl"
+    log.write_text(json.dumps(dict(position=0, budgets={})) + "\n")
+    assert run_main(["--log", str(log)]) == 2
     assert "no recorded turns" in capsys.readouterr().err
 
 
@@ -109,21 +113,10 @@ def test_the_script_pools_logs_and_wants_one_model_file_per_log(tmp_path, capsys
         logs.append(tmp_path / f"s{k}.jsonl")
         logs[-1].write_text(json.dumps(dict(row(0, searches), players=3)) + "\n")
     out = tmp_path / "out.json"
-    argv = sys.argv
-    try:
-        sys.argv = ["stability_replay.py", "--log", str(logs[0]), "--log", str(logs[1]), "--tie-win", "0.005",
-                    "--tie-z", "2", "--tie-visits", "0.25", "--tie-rounds", "99", "--out", str(out)]
-        stability_replay.main()
-        r = json.loads(out.read_text())
-        assert r["between"]["3"]["turns"] == 2 and [x["positions"] for x in r["between_logs"]] == [1, 1]
-        sys.argv = ["stability_replay.py", "--log", str(logs[0]), "--log", str(logs[1]),
-                    "--sweep-models", "a.json", "--sweep-models", "b.json", "--sweep-models", "c.json"]
-        try:
-            stability_replay.main()
-        except SystemExit as e:
-            assert e.code == 2
-        else:
-            raise AssertionError("no exit")
-    finally:
-        sys.argv = argv
+    assert run_main(["--log", str(logs[0]), "--log", str(logs[1]), "--tie-win", "0.005", "--tie-z", "2",
+                     "--tie-visits", "0.25", "--tie-rounds", "99", "--out", str(out)]) is None
+    r = json.loads(out.read_text())
+    assert r["between"]["3"]["turns"] == 2 and [x["positions"] for x in r["between_logs"]] == [1, 1]
+    assert run_main(["--log", str(logs[0]), "--log", str(logs[1]), "--sweep-models", "a.json",
+                     "--sweep-models", "b.json", "--sweep-models", "c.json"]) == 2
     assert "3 files for 2 logs" in capsys.readouterr().err

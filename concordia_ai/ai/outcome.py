@@ -650,16 +650,17 @@ def _fit_open_scale(rows: list[dict], model: Model) -> float:
     return round(float(max(fine, key=loglik)), 2)
 
 
+def _real_margin(row: dict) -> float:
+    """The deciding seat's real final margin over the best other seat."""
+    d = row["decider"]
+    return row["final"][d] - max(v for i, v in enumerate(row["final"]) if i != d)
 
-def _first_round_margin_gap(rows: list[dict], model: Model) -> float:
-    """The mean shown margin less the mean real final margin over the first round's rows."""
+
+def _first_round_margin_gap(rows: list[dict], model: Model, real_mean: float) -> float:
+    """The mean shown margin over the first round's rows less their mean real final margin (real_mean)."""
     m = replace(model, first_round=True)
-    gap = 0.0
-    for r in rows:
-        d = r["decider"]
-        real = r["final"][d] - max(v for i, v in enumerate(r["final"]) if i != d)
-        gap += predict(r["mu"], d, r["h"], m, r.get("q")).margin - real
-    return gap / len(rows)
+    shown = sum(predict(r["mu"], r["decider"], r["h"], m, r.get("q")).margin for r in rows) / len(rows)
+    return shown - real_mean
 
 
 def _fit_first_round(rows: list[dict], model: Model) -> Model:
@@ -669,17 +670,20 @@ def _fit_first_round(rows: list[dict], model: Model) -> Model:
     the scale: the weight alone (_fit_open_scale), at the sigma fitted in h."""
     if model.players < 3:
         return replace(model, open_scale=_fit_open_scale(rows, model), open_sigma=0.0)
+    real_mean = sum(_real_margin(r) for r in rows) / len(rows)
 
     def scale_for(f: float) -> float:
         lo, hi = math.log(MIN_SIGMA), math.log(MAX_OPEN_SIGMA)
-        at = lambda x: replace(model, open_scale=f, open_sigma=math.exp(x))   # noqa: E731
-        if _first_round_margin_gap(rows, at(hi)) >= 0:
+
+        def gap(x: float) -> float:
+            return _first_round_margin_gap(rows, replace(model, open_scale=f, open_sigma=math.exp(x)), real_mean)
+        if gap(hi) >= 0:
             return MAX_OPEN_SIGMA      # even the widest scale shows the margins too close: keep the widest
-        if _first_round_margin_gap(rows, at(lo)) <= 0:
+        if gap(lo) <= 0:
             return MIN_SIGMA
         for _ in range(24):
             mid = 0.5 * (lo + hi)
-            lo, hi = (mid, hi) if _first_round_margin_gap(rows, at(mid)) > 0 else (lo, mid)
+            lo, hi = (mid, hi) if gap(mid) > 0 else (lo, mid)
         return round(math.exp(0.5 * (lo + hi)), 2)
 
     best, best_ll = model, -math.inf
@@ -690,4 +694,3 @@ def _fit_first_round(rows: list[dict], model: Model) -> Model:
         if ll > best_ll:
             best, best_ll = m, ll
     return best
-
