@@ -6,7 +6,8 @@ Prints human lines, then ONE JSON object on the last line.
 
 Every rate is the median of --reps repetitions of one single-threaded search (jobs=1, one core), timed by
 the core itself with clock() (CPU time). Configurations measured:
-  default   SearchConfig() defaults: PUCT with the learned prior, c_puct 0.25, the value model at the cut-off
+  default   SearchConfig() defaults: PUCT with the learned prior, c_puct 0.25 (growing by c_puct_log "auto":
+            0.45 with 3-5 players, 0 with 2), the value model at the cut-off
             (rollout_turns=8, random rollouts, root floor)
   ucb       the default before 2026-12-04 (search.UCB_DEFAULT): select="ucb", no prior
   hand      the default before the value model: UCB, eval="hand", root_floor=0

@@ -116,3 +116,18 @@ def test_sliced_search_merges_slices():
     assert r.iterations == 900 and sum(c.visits for c in r.candidates) == 900
     assert [p.iterations for p in seen] == [300, 600]
     assert r.candidates == sorted(r.candidates, key=lambda c: (c.visits, c.mean), reverse=True)
+
+
+def test_c_puct_log_takes_a_number_or_auto():
+    """c_puct_log is a number or "auto" (SearchConfig): analyze takes both and names the field otherwise."""
+    pos = Game.new("italia", 3, seed=2).to_json()
+    out = engine([
+        {"id": "a", "position": pos, "iterations": 200, "config": {"c_puct_log": "auto"}},
+        {"id": "b", "position": pos, "iterations": 200, "config": {"c_puct_log": 0.45}},
+        {"id": "c", "position": pos, "iterations": 200, "config": {"c_puct_log": "more"}},
+        {"id": "d", "position": pos, "iterations": 200, "config": {"c_puct_log": True}},
+    ])
+    a, b, c, d = out
+    assert a["candidates"] == b["candidates"]          # auto is 0.45 with 3 players
+    for bad in (c, d):
+        assert bad["field"] == "config.c_puct_log" and bad["error"] == 'c_puct_log must be a float or "auto"'

@@ -19,7 +19,8 @@ sys.path.insert(0, str(ROOT / "scripts"))
 import outcome_fit  # noqa: E402
 
 HINT = SearchConfig(**TABLE_SEARCH)          # the search of hint, review and analyze
-UCB_HINT = SearchConfig(focus=0.25, select="ucb", policy=0.0)   # a search that reads no prior (the hint's before)
+UCB_HINT = SearchConfig(focus=0.25, select="ucb", policy=0.0, c_puct_log=0.0)   # a search that reads no prior
+                                                                                # (the hint's before)
 MODEL = dict(b=[0, 0], k=[1, 0], d=[0, 0], log_sigma=[2, 0])
 
 
@@ -51,8 +52,11 @@ def test_the_installed_file_gives_the_hints_own_search_no_note():
 
 
 def test_the_installed_file_names_the_bots_search_and_the_ucb_search():
-    # the bots' default: the same PUCT and prior, a constant c_puct and no final choice over whole turns
+    # the bots' default: the same PUCT and prior and no final choice over whole turns; its c_puct_log "auto" is
+    # the hint's 0.45 with 3-5 players and a constant c_puct with 2
     note = outcome.search_note(SearchConfig(), 4)
+    assert "fitted with focus 0.25, this search has focus 0)" in note
+    note = outcome.search_note(SearchConfig(), 2)
     assert "fitted with focus 0.25 and c_puct_log 0.45, this search has focus 0 and c_puct_log 0" in note
     assert note.startswith("the win % here is calibrated on another search (") and "\n" not in note
     # the UCB search the hint ran before 2026-12-04 (3rd session)
@@ -84,6 +88,16 @@ def test_eval_counts_as_it_resolves_for_the_player_count(tmp_path):
     f = _file(tmp_path, outcome.search_record(HINT))           # fitted with eval auto
     assert outcome.search_note(replace(HINT, eval="net"), 4, f) is None     # auto is net with 3-5 players
     assert "eval hand, this search has eval net" in outcome.search_note(replace(HINT, eval="net"), 2, f)
+
+
+def test_c_puct_log_counts_as_it_resolves_for_the_player_count(tmp_path):
+    f = _file(tmp_path, outcome.search_record(replace(HINT, c_puct_log="auto")))      # fitted with "auto"
+    assert outcome.search_note(HINT, 4, f) is None                   # auto is 0.45 with 3-5 players
+    assert "c_puct_log 0, this search has c_puct_log 0.45" in outcome.search_note(HINT, 2, f)
+    # a file from before the knob's default became "auto" was fitted at its default then, a constant c_puct
+    older = _file(tmp_path, {k: v for k, v in outcome.search_record(HINT).items() if k != "c_puct_log"})
+    assert "c_puct_log 0, this search has c_puct_log 0.45" in outcome.search_note(HINT, 3, older)
+    assert outcome.search_note(replace(HINT, c_puct_log="auto"), 2, older) is None
 
 
 def test_a_knob_the_file_does_not_name_counts_at_its_default(tmp_path):

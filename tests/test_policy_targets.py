@@ -102,8 +102,11 @@ def test_the_growing_puct_weight_is_the_cores():
     _assert_core_agrees(grow, seed=9)
     # a SearchConfig's knobs come through
     from concordia_ai.ai.search import SearchConfig
-    sel = Selection.of(SearchConfig(iterations=10, c_puct_log=0.45, c_puct_base=300.0))
+    sel = Selection.of(SearchConfig(iterations=10, c_puct_log=0.45, c_puct_base=300.0), 3)
     assert (sel.kind, sel.c_puct, sel.c_puct_log, sel.c_puct_base) == ("puct", 0.25, 0.45, 300.0)
+    # the default "auto" resolves by the player count, as the core's search does (SearchConfig.core_dict)
+    assert Selection.of(SearchConfig(iterations=10), 2).c_puct_log == 0.0
+    assert Selection.of(SearchConfig(iterations=10), 4).c_puct_log == 0.45
 
 
 def test_the_best_is_the_most_visited_child_and_ties_go_to_the_better_mean():
@@ -194,7 +197,8 @@ def test_the_value_data_comes_from_the_same_games(tmp_path):
 
 def test_the_value_data_holds_the_estimate_of_the_search_made_at_each_turn_start(tmp_path):
     out = str(tmp_path / "a.npz")
-    info = policy_data.generate(dict(iterations=20, rollout_turns=2), "italia", [2, 3], games=2, seed=4, out=out,
+    # seed 5: games with turn starts of one legal move (seed 4's had none once c_puct_log became "auto")
+    info = policy_data.generate(dict(iterations=20, rollout_turns=2), "italia", [2, 3], games=2, seed=5, out=out,
                                 cap=policy_data.PlayoutCap(0.25, 5), value=True)
     with np.load(info["value"]) as z:
         d = {k: z[k] for k in z.files}

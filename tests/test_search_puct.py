@@ -241,7 +241,8 @@ def puct_digest(extra):
     rows = []
     for g in (Game.new("imperium", 4, 1), Game.new("italia", 3, 7), Game.new("creta", 2, 5)):
         for kw in (dict(), dict(prior=True, c_puct=0.25), dict(chance="merge", fpu_scaled=False, root_floor=0.0)):
-            knobs = {**dict(c_puct=1.0, policy=0.0), **kw, **extra}     # as recorded: before the default moved
+            knobs = {**dict(c_puct=1.0, policy=0.0, c_puct_log=0.0), **kw, **extra}   # as recorded: before the
+                                                                                        # defaults moved
             r = search_raw(g, SearchConfig(iterations=1500, seed=3, select="puct", eval="hand", **knobs))
             rows.append([[c["action"], c["visits"], round(c["mean"], 5)] for c in r["children"]])
             rows.append([r["iterations"], r["nodes"], r["expanded"], r["prior_calls"]])
@@ -253,12 +254,29 @@ PUCT_DIGEST = "744ac907ab69c1b3749e1ce0302318cbfc7d806fd23ed2532a9d493fd985cad3"
 
 
 def test_a_constant_c_puct_plays_the_puct_search_of_before_the_log_term_bit_for_bit():
-    assert SearchConfig().c_puct_log == 0.0 and SearchConfig().c_puct_base == 500.0
+    assert SearchConfig().c_puct_base == 500.0
     assert puct_digest({}) == PUCT_DIGEST
     # with c_puct_log = 0 the base means nothing
     assert puct_digest(dict(c_puct_log=0.0, c_puct_base=50.0)) == PUCT_DIGEST
     # ... and a log term changes the search
     assert puct_digest(dict(c_puct_log=0.5)) != PUCT_DIGEST
+
+
+def test_the_growing_weight_is_on_by_default_with_3_to_5_players_and_off_with_2():
+    """c_puct_log "auto" (the bots' default) plays exactly the search of 0.45 with 3-5 players and of a
+    constant c_puct with 2 (results/puct/README.md: measured per player count)."""
+    from concordia_ai.ai.search import effective_c_puct_log
+    assert SearchConfig().c_puct_log == "auto" and make_bot("ismcts:c_puct_log=auto").options == {"c_puct_log": "auto"}
+    assert [effective_c_puct_log("auto", n) for n in (2, 3, 4, 5)] == [0.0, 0.45, 0.45, 0.45]
+    assert effective_c_puct_log(0.3, 2) == 0.3 and effective_c_puct_log(0, 4) == 0.0
+
+    def play(g, **knobs):
+        r = search_raw(g, SearchConfig(iterations=600, seed=5, eval="hand", policy=0.0, **knobs))
+        return [[c["action"], c["visits"], round(c["mean"], 6)] for c in r["children"]]
+    four, two = Game.new("imperium", 4, 2), Game.new("italia", 2, 2)
+    assert play(four) == play(four, c_puct_log=0.45) != play(four, c_puct_log=0.0)
+    assert play(two) == play(two, c_puct_log=0.0) != play(two, c_puct_log=0.45)
+    assert SearchConfig().core_dict(players=3)["c_puct_log"] == 0.45
 
 
 # ---------------------------------------------------------------- the knobs are checked
@@ -271,7 +289,7 @@ def test_a_constant_c_puct_plays_the_puct_search_of_before_the_log_term_bit_for_
                             "give a number in 0..100"),
     (dict(c_puct_base=0.0), "search config: c_puct_base: 0.0 is out of range for the PUCT log term's base (visits); "
                             "give a number in 1..1,000,000,000"),
-    (dict(c_puct_log="big"), "search config: c_puct_log: 'big' is not a number"),
+    (dict(c_puct_log="big"), "search config: c_puct_log: 'big' is not a number or auto"),
     (dict(prior_temp=0.0), "search config: prior_temp: 0.0 is out of range for the heuristic prior's "
                            "temperature; give a number in 0.001..1,000"),
     (dict(select="alphazero"), "search config: select must be one of ucb, puct"),
@@ -285,6 +303,8 @@ def test_bad_puct_knobs_are_refused_with_one_line(knobs, message):
 
 
 def test_bad_puct_knobs_in_a_bot_spec_and_in_the_core():
+    with pytest.raises(BotSpecError, match=r"^bot ismcts: c_puct_log='banana' is not a number or auto$"):
+        parse_spec("ismcts:c_puct_log=banana")
     with pytest.raises(BotSpecError, match=r"^bot ismcts: search config: c_puct: -0.5 is out of range"):
         parse_spec("ismcts:select=puct,c_puct=-0.5")
     with pytest.raises(BotSpecError, match=r"^bot ismcts: search config: select must be one of ucb, puct$"):

@@ -78,8 +78,8 @@ class HeuristicBot(Bot):
 
 
 _SEARCH_PARAMS = tuple(
-    Param(f.name, f.type if isinstance(f.type, type) else {"int": int, "float": float, "str": str,
-                                                           "bool": bool}[f.type], f.default, "")
+    Param(f.name, f.type if isinstance(f.type, type) else {"int": int, "float": float, "str": str, "bool": bool,
+                                                           "float | str": float}[f.type], f.default, "")
     for f in fields(SearchConfig) if f.name != "seed")
 
 
@@ -192,13 +192,16 @@ _WORDS = {int: "an integer", float: "a number", str: "a string", bool: "true or 
 
 def _convert(where: str, param: Param, value):
     """A spec string's value (or a TOML value) as the parameter's type. A TOML bool is no number
-    (`iterations = true` is refused); values read from a file are not quoted in messages."""
+    (`iterations = true` is refused); values read from a file are not quoted in messages. A number knob whose
+    default is "auto" (SearchConfig's c_puct_log) takes the word auto too."""
+    if param.default == "auto" and isinstance(value, str) and value.strip().lower() == "auto":
+        return "auto"
     if not isinstance(value, str) or where.startswith("bot file"):
         if param.type is float and isinstance(value, int) and not isinstance(value, bool):
             return float(value)
         if isinstance(value, param.type) and not (param.type is not bool and isinstance(value, bool)):
             return value
-        raise BotSpecError(f"{where}: {param.name} must be {_WORDS[param.type]}")
+        raise BotSpecError(f"{where}: {param.name} must be {_words(param)}")
     try:
         if param.type is bool:
             if value.lower() not in ("true", "false", "1", "0", "yes", "no"):
@@ -208,8 +211,11 @@ def _convert(where: str, param: Param, value):
             raise ValueError      # int() refuses past 4,300 digits with a ValueError too, but slowly
         return param.type(value)
     except ValueError:
-        raise BotSpecError(f"{where}: {param.name}={limits.shown(value)} is not "
-                           f"{_WORDS[param.type]}") from None
+        raise BotSpecError(f"{where}: {param.name}={limits.shown(value)} is not {_words(param)}") from None
+
+
+def _words(param: Param) -> str:
+    return _WORDS[param.type] + (" or auto" if param.default == "auto" and param.type is not str else "")
 
 
 def make_bot(spec: str, seed: int = 0) -> Bot:

@@ -459,6 +459,8 @@ def note(model: Model, seconds: float) -> str | None:
 # (one draw of the same search). Every other knob changes what the search backs up through a turn, so the
 # coefficients hold only for the values they were fitted with (a knob added later is compared too).
 UNFITTED_KNOBS = ("iterations", "seconds", "jobs", "seed")
+# A knob whose default changed after it was added: a file that does not name it was fitted at the old one.
+_DEFAULTS_BEFORE = {"c_puct_log": 0.0}    # "auto" since 2026-12-04 (5th session)
 
 
 def search_knobs(config) -> dict:
@@ -518,16 +520,19 @@ def search_note(config, players: int, path: Path | str | None = None) -> str | N
 
 def _knob_differences(fitted: dict, config, players: int) -> tuple[list[str], list[str]]:
     """The knobs where `config` differs from the fitted search, as 'name value' (fitted, this one). A knob the
-    file does not name counts at its default (added after the fit: its default is the search there was);
-    eval counts as it resolves for the player count (auto and net are one search with 3-5 players)."""
-    from .search import effective_eval
+    file does not name counts at its default when it was added (after the fit: that default is the search
+    there was; _DEFAULTS_BEFORE); eval and c_puct_log count as they resolve for the player count (auto and
+    net are one search with 3-5 players)."""
+    from .search import effective_c_puct_log, effective_eval
     was, now = [], []
     for f in fields(config):
         if f.name in UNFITTED_KNOBS:
             continue
-        a, b = fitted.get(f.name, f.default), getattr(config, f.name)
+        a, b = fitted.get(f.name, _DEFAULTS_BEFORE.get(f.name, f.default)), getattr(config, f.name)
         if f.name == "eval":
             a, b = effective_eval(str(a), players), effective_eval(b, players)
+        elif f.name == "c_puct_log":
+            a, b = effective_c_puct_log(a, players), effective_c_puct_log(b, players)
         if a != b:
             was.append(f"{f.name} {_word(a)}")
             now.append(f"{f.name} {_word(b)}")

@@ -33,13 +33,19 @@ TABLE_FOCUS = 0.25       # hint, review, play --suggested and analyze: the last 
                          # final choice over whole turns (SearchConfig.focus); the bots' measured default is 0
 # The settings a hint, a review, play --suggested and analyze search with unless told otherwise: the final
 # choice over whole turns, on the search the final-result model (ai/outcome.py) was fitted on. That is the bots'
-# PUCT with the learned prior, with a weight that grows with the visits (c_puct_log): with the bots' constant
-# c_puct a 3 s search settles early and seeds disagree (20 of 52 positions stable against 33 with the growing
-# weight, results/stability-puct/README.md), and it won 48 of 60 2-player and 42 of 60 3-player games against
-# the UCB hint of before at 0.1 s (results/strength/hint-search/README.md). The model file records the search it was fitted on, and
-# a search on other knobs or weights says so (outcome.search_note).
+# PUCT with the learned prior, with a weight that grows with the visits (c_puct_log 0.45 with every player
+# count; the bots' "auto" has 0 with 2 players): with a constant c_puct a 3 s search settles early and seeds
+# disagree (20 of 52 positions stable against 33 with the growing weight, results/stability-puct/README.md),
+# and it won 48 of 60 2-player and 42 of 60 3-player games against the UCB hint of before at 0.1 s
+# (results/strength/hint-search/README.md). The model file records the search it was fitted on, and a search
+# on other knobs or weights says so (outcome.search_note).
 TABLE_C_PUCT_LOG = 0.45
 TABLE_SEARCH = dict(focus=TABLE_FOCUS, select="puct", policy=1.0, c_puct=0.25, c_puct_log=TABLE_C_PUCT_LOG)
+# c_puct_log "auto" (the bots' default): the growing weight with 3-5 players, a constant c_puct with 2. Measured
+# against the UCB default at 30 ms (results/puct/README.md, "The growing weight confirmed"): 0.45 won 49.0 % of
+# 200 4-player Imperium games (constant: 38.0 %) and 73.6 % of 201 3-player Italia games (61.7 %), but 77.5 %
+# of 200 2-player Italia games, where the constant won 86.0 % (with 2 players the leaf is the hand formula).
+AUTO_C_PUCT_LOG = {2: 0.0, 3: 0.45, 4: 0.45, 5: 0.45}
 UCB_DEFAULT = "ismcts:select=ucb,policy=0"   # the bots' default before 2026-12-04 (2nd session), as a bot spec
 SETTLED = 0.01           # a win % at most this far from 0 or 1: the winner is settled, turns rank by VP
 
@@ -55,8 +61,10 @@ class SearchConfigError(GameError):
 @dataclass(frozen=True)
 class SearchConfig:
     """Every knob strategy research sweeps. Defaults are the measured ones: PUCT with the learned prior at
-    c_puct 0.25 (results/puct/README.md: it beat the UCB default, UCB_DEFAULT, at equal time), the value model
-    (results/judgement.md; before it, `eval="hand", root_floor=0`: results/strength.md)."""
+    c_puct 0.25 and, with 3-5 players, a weight that grows with the visits (results/puct/README.md: it beat the
+    UCB default, UCB_DEFAULT, at equal time), the value model with 3-5 players (results/judgement.md; before
+    it, `eval="hand", root_floor=0`: results/strength.md). Two knobs may be "auto", resolved per player count
+    when the search runs: `eval` (effective_eval) and `c_puct_log` (effective_c_puct_log)."""
     iterations: int = 5000        # budget in iterations (0: use `seconds` only)
     seconds: float = 0.0          # budget in CPU seconds per search (0: use `iterations` only)
     c: float = 0.7                # UCB exploration constant (rewards are in [0, 1])
@@ -87,8 +95,9 @@ class SearchConfig:
                                   # prior = true, else uniform; puct does not use c, fpu, pw_k, pw_alpha
     c_puct: float = 0.25          # puct: weight of the prior term c_puct * P * sqrt(avail) / (1 + visits); 0.25
                                   # screened best of 0.1-2 at 30 ms (results/puct/README.md)
-    c_puct_log: float = 0.0       # puct: c_puct grows by this * ln((N + c_puct_base) / c_puct_base), N the node's
-    c_puct_base: float = 500.0    # visits, so a longer search explores more (AlphaZero, KataGo); 0: constant c_puct
+    c_puct_log: float | str = "auto"   # puct: c_puct grows by this * ln((N + c_puct_base) / c_puct_base), N
+    c_puct_base: float = 500.0    # the node's visits, so a longer search explores more (AlphaZero, KataGo); 0:
+                                  # constant c_puct; "auto": AUTO_C_PUCT_LOG by player count (0.45 with 3-5, 0 with 2)
     fpu_reduction: float = 0.2    # puct: an unvisited child is worth its parent's mean for the mover less this
     fpu_scaled: bool = True       # puct: ... times sqrt(the visited children's summed prior) (Leela Zero, KataGo)
     prior_temp: float = 1.0       # puct with prior = true: the heuristic's prior is softmax(greedy value / this), VP
@@ -98,13 +107,16 @@ class SearchConfig:
     def __post_init__(self):
         for f in fields(self):     # types first: a bool is not a number, a float field takes an int
             value, want = getattr(self, f.name), _TYPES[f.name]
+            if f.name in _AUTO_KNOBS and value == "auto":
+                continue
             if want is float and isinstance(value, int) and not isinstance(value, bool):
                 object.__setattr__(self, f.name, float(value))
             elif not isinstance(value, want) or (want is not bool and isinstance(value, bool)):
-                raise SearchConfigError(f.name, f"{f.name}: {value!r} is not {_TYPE_WORDS[want]}")
+                words = _TYPE_WORDS[want] + (" or auto" if f.name in _AUTO_KNOBS else "")
+                raise SearchConfigError(f.name, f"{f.name}: {value!r} is not {words}")
         for name, bound in _BOUNDS.items():
             value = getattr(self, name)
-            if not (value == 0 and name in ("iterations", "seconds")):   # 0: no budget of that kind
+            if not (value == 0 and name in ("iterations", "seconds")) and value != "auto":   # 0: no budget of that kind
                 try:
                     bound.check(value, name)
                 except limits.LimitError as e:
@@ -139,6 +151,7 @@ class SearchConfig:
         if seed is not None:
             d["seed"] = seed
         d["eval"] = effective_eval(self.eval, players)
+        d["c_puct_log"] = effective_c_puct_log(self.c_puct_log, players)
         if d["eval"] == "net":
             from . import value       # numpy: only when the model is used
             value.ensure_loaded()
@@ -155,6 +168,7 @@ _TYPES = {"iterations": int, "seconds": float, "c": float, "final": str, "reward
           "c_puct_log": float, "c_puct_base": float, "fpu_reduction": float, "fpu_scaled": bool, "prior_temp": float,
           "jobs": int, "seed": int}
 _TYPE_WORDS = {int: "an integer", float: "a number", str: "a string", bool: "true or false"}
+_AUTO_KNOBS = ("c_puct_log",)   # number knobs that may also be "auto" (eval is a word knob with "auto" among them)
 _BOUNDS = {
     "iterations": limits.ITERATIONS, "seconds": limits.SECONDS, "rollout_turns": limits.ROLLOUT_TURNS,
     "jobs": limits.SEARCH_JOBS, "seed": limits.SEED,
@@ -272,6 +286,12 @@ def effective_eval(eval_kind: str, players: int) -> str:
     if eval_kind != "auto":
         return eval_kind
     return "net" if players > 2 else "hand"
+
+
+def effective_c_puct_log(value: float | str, players: int) -> float:
+    """The growing PUCT weight `auto` stands for with `players` players (AUTO_C_PUCT_LOG); a number stands for
+    itself."""
+    return AUTO_C_PUCT_LOG[players] if value == "auto" else float(value)
 
 
 

@@ -155,7 +155,7 @@ def decision_row(state, legal: list[int], raw: dict, config: SearchConfig, seat:
     visits = np.array([stats.get(a, (0, 0.0))[0] for a in legal], np.float64)
     means = np.array([stats.get(a, (0, 0.0))[1] for a in legal], np.float64)
     greedy = np.array(core.greedy_values(state), np.float64)
-    sel = policy_targets.Selection.of(config)
+    sel = policy_targets.Selection.of(config, state.n_players)
     prior = root_prior(state, config, greedy)
     parent = max(float(raw.get("root_visits") or visits.sum()), 2.0)
     return dict(feats=core.policy_features_of(state), visits=visits.astype(np.float32),

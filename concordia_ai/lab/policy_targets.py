@@ -41,10 +41,13 @@ class Selection:
     c_puct_base: float = 500.0
 
     @classmethod
-    def of(cls, config) -> "Selection":
-        """The selection of a SearchConfig (one made before `select` existed is "ucb")."""
+    def of(cls, config, players: int) -> "Selection":
+        """The selection of a SearchConfig in a game of `players` players (one made before `select` existed is
+        "ucb"; c_puct_log "auto" resolves by the player count)."""
+        from ..ai.search import effective_c_puct_log
         return cls(getattr(config, "select", "ucb"), config.c, config.policy, getattr(config, "c_puct", 1.0),
-                   getattr(config, "c_puct_log", 0.0), getattr(config, "c_puct_base", 500.0))
+                   effective_c_puct_log(getattr(config, "c_puct_log", 0.0), players),
+                   getattr(config, "c_puct_base", 500.0))
 
     def c_puct_at(self, parent_visits: float) -> float:
         """The PUCT weight at a node visited parent_visits times."""

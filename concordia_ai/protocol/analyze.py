@@ -178,11 +178,15 @@ def _config_from_query(q: dict) -> SearchConfig:
             raise QueryError(f"unknown search knob {limits.shown(key)}{hint}; valid: {valid}",
                              f"config.{key}" if len(key) <= 40 else "config")
         want = KNOBS[key].type
-        want = {"int": int, "float": float, "str": str, "bool": bool}.get(want, want)
+        auto = want == "float | str"      # a number or the word "auto" (c_puct_log: SearchConfig)
+        want = {"int": int, "float": float, "str": str, "bool": bool, "float | str": float}.get(want, want)
         if want is float and isinstance(value, int) and not isinstance(value, bool):
             value = float(value)
-        if not isinstance(value, want) or (want is int and isinstance(value, bool)):
-            raise QueryError(f"{key} must be a{'n' if want is int else ''} {want.__name__}", f"config.{key}")
+        if auto and value == "auto":
+            pass
+        elif not isinstance(value, want) or (want is int and isinstance(value, bool)):
+            words = f"a{'n' if want is int else ''} {want.__name__}" + (' or "auto"' if auto else "")
+            raise QueryError(f"{key} must be {words}", f"config.{key}")
         opts[key] = value
     if "iterations" in q and q["iterations"] != 0:
         opts["iterations"] = _bounded(q, "iterations", limits.ITERATIONS)
