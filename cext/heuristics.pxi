@@ -26,9 +26,13 @@ cdef void evaluate(const State* s, float* out) noexcept nogil:
 
 
 cdef void reward_vector(const State* s, const SearchConfig* cfg, float* value, float* winp, float* reward,
-                        int terminal) noexcept nogil:
+                        int terminal, const float* leaf_value=NULL, const float* leaf_winp=NULL,
+                        float leaf_w=0.0) noexcept nogil:
     """Rewards in [0, 1] for every seat, from final scores (terminal) or the evaluation (cut-off).
-    `value` gets each seat's (expected) final VP, `winp` its (estimated) probability of winning."""
+    `value` gets each seat's (expected) final VP, `winp` its (estimated) probability of winning. With
+    leaf_w > 0 both are mixed with the estimate made where the rollout began (leaf_value, leaf_winp):
+    (1 - leaf_w) * here + leaf_w * there, before the rewards are made from them (the rank reward keeps the
+    order of the unmixed values)."""
     cdef int32_t sc[MAX_P * NSCORE]
     cdef int8_t order[MAX_P]
     cdef int n = s.n_players, p, q, rank, have_p = 0
@@ -57,6 +61,10 @@ cdef void reward_vector(const State* s, const SearchConfig* cfg, float* value, f
         # the leader by (estimated) final VP wins: 0/1 (exact at the end of the game)
         for rank in range(n):
             winp[order[rank]] = 1.0 if rank == 0 else 0.0
+    if leaf_w > 0.0:
+        for p in range(n):
+            value[p] = (1.0 - leaf_w) * value[p] + leaf_w * leaf_value[p]
+            winp[p] = (1.0 - leaf_w) * winp[p] + leaf_w * leaf_winp[p]
     for rank in range(n):
         p = order[rank]
         best_other = -1e9

@@ -55,6 +55,9 @@ cdef int ismcts(const State* root, const SearchConfig* cfg, Tree* t, int32_t* do
     cdef float rew[MAX_P]
     cdef float val[MAX_P]
     cdef float winp[MAX_P]
+    cdef float leaf_val[MAX_P]
+    cdef float leaf_winp[MAX_P]
+    cdef float lw
     cdef float score, bs, margin, best_other, wr, floor_visits, pr = 0.0
     cdef int32_t cand[MAX_ACTIONS]
     cdef double t0 = cc_thread_seconds(), elapsed = 0.0
@@ -220,9 +223,14 @@ cdef int ismcts(const State* root, const SearchConfig* cfg, Tree* t, int32_t* do
             path[depth] = node
             depth += 1
         terminal = st.phase == PH_OVER
+        lw = 0.0
+        if not terminal and cfg.leaf_mix > 0.0:
+            # the evaluation at the leaf itself, mixed into the rollout's (SearchConfig.leaf_mix)
+            reward_vector(&st, cfg, leaf_val, leaf_winp, rew, 0)
+            lw = cfg.leaf_mix
         if not terminal:
             terminal = rollout(&st, cfg, &r)
-        reward_vector(&st, cfg, val, winp, rew, terminal)
+        reward_vector(&st, cfg, val, winp, rew, terminal, leaf_val, leaf_winp, lw)
         best_other = -1e9
         for i in range(st.n_players):
             if i != rootp and val[i] > best_other:

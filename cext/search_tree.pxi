@@ -94,6 +94,8 @@ ctypedef struct SearchConfig:
     float c_puct          # PUCT: the prior term's weight
     float c_puct_log      # PUCT: ... grown by this times ln((N + c_puct_base) / c_puct_base), N the node's visits
     float c_puct_base     # ... (c_puct_log 0: constant; AlphaZero, KataGo: more exploration as the visits grow)
+    float leaf_mix        # weight of the evaluation at the leaf itself in each backed-up estimate, the rest after
+                          # the rollout (AlphaGo's mixing; 0: the rollout's estimate alone, the search of before)
     float fpu_reduction   # PUCT: an unvisited child's value is its parent's mean for the mover less this
     int32_t fpu_scaled    # PUCT: ... times the square root of the visited children's summed prior
     float prior_temp      # PUCT with the heuristic's prior: softmax(greedy value / prior_temp)

@@ -101,6 +101,8 @@ class SearchConfig:
     fpu_reduction: float = 0.2    # puct: an unvisited child is worth its parent's mean for the mover less this
     fpu_scaled: bool = True       # puct: ... times sqrt(the visited children's summed prior) (Leela Zero, KataGo)
     prior_temp: float = 1.0       # puct with prior = true: the heuristic's prior is softmax(greedy value / this), VP
+    leaf_mix: float = 0.0         # weight of the evaluation at the leaf itself in each estimate, the rest from after
+                                  # the rollout (AlphaGo's mixing, with the leaf evaluation `eval`); 0: the rollout's
     jobs: int = 1                 # root parallelism: independent searches in threads, merged
     seed: int = 0
 
@@ -166,7 +168,7 @@ _TYPES = {"iterations": int, "seconds": float, "c": float, "final": str, "reward
           "prior": bool, "pw_k": float, "pw_alpha": float, "eval": str, "chance": str, "root_floor": float,
           "focus": float, "focus_turns": int, "policy": float, "select": str, "c_puct": float,
           "c_puct_log": float, "c_puct_base": float, "fpu_reduction": float, "fpu_scaled": bool, "prior_temp": float,
-          "jobs": int, "seed": int}
+          "leaf_mix": float, "jobs": int, "seed": int}
 _TYPE_WORDS = {int: "an integer", float: "a number", str: "a string", bool: "true or false"}
 _AUTO_KNOBS = ("c_puct_log",)   # number knobs that may also be "auto" (eval is a word knob with "auto" among them)
 _BOUNDS = {
@@ -187,6 +189,7 @@ _BOUNDS = {
     "c_puct_base": limits.Bound("the PUCT log term's base (visits)", 1, 1e9, integer=False),
     "fpu_reduction": limits.Bound("the first-play urgency's reduction", 0, 1, integer=False),
     "prior_temp": limits.Bound("the heuristic prior's temperature", 0.001, 1000, integer=False),
+    "leaf_mix": limits.Bound("the leaf evaluation's weight", 0, 1, integer=False),
 }
 
 
