@@ -166,6 +166,22 @@ def test_hint_warnings_in_words():
     assert hint_warnings([]) == ["The search found no whole turn: give it more time (--time) or iterations."]
 
 
+def test_a_favourite_with_a_negative_margin_is_explained():
+    """A 4-player first-round hint: 37.7 % to win (fair 25 %) and an expected margin of -15.6 VP over the best
+    other seat. Both are right (the best of three uncertain scores is far above one seat's expectation); the
+    hint says so once, and not where the figures agree (behind on both) or with 2 players (one other seat)."""
+    def turns(win, margin, seats):
+        return [TurnCandidate([1], ["a"], 5000, 0.5, win, 80, margin, 0.007, seats=seats),
+                TurnCandidate([2], ["b"], 900, 0.5, win - 0.2, 78, margin - 3, 0.017, seats=seats)]
+    w = hint_warnings(turns(0.377, -15.6, [0.377, 0.2, 0.2, 0.223]))
+    assert w == ["The margin is over the best of the 3 others, whoever that turns out to be. While the final "
+                 "scores are this uncertain, the best of them is likely to end ahead, so even a favourite (win % "
+                 "37.7, against a fair 25.0) expects a negative margin. Compare turns by win %."]
+    assert hint_warnings(turns(0.2, -15.6, [0.2, 0.3, 0.3, 0.2])) == []        # behind on both: no contradiction
+    assert hint_warnings(turns(0.377, 2.0, [0.377, 0.2, 0.2, 0.223])) == []    # ahead on both
+    assert hint_warnings(turns(0.6, -1.0, [0.6, 0.4])) == []                   # 2 players: the margin is the lead
+
+
 def test_budget_helper():
     opts, text = search_budget(None, None, None, default_jobs=4)
     assert opts == {"seconds": 3.0, "iterations": 0, "jobs": 4, **TABLE_SEARCH}

@@ -247,4 +247,12 @@ def hint_warnings(turns: list[TurnCandidate], searches: int = 1, min_visits: int
     if top.partial:
         out.append(f"The search explored only the first {top.tree_moves} of the top turn's {len(top.moves)} "
                    f"moves; the rest is the greedy continuation.")
+    n = len(top.seats)
+    if n > 2 and top.win >= 1 / n and top.margin < 0 and not settled(turns):
+        # a favourite with a negative margin reads as a contradiction; it is not (the best of the others is a
+        # maximum of uncertain scores, far above any one seat's expectation when the spread is wide)
+        out.append(f"The margin is over the best of the {n - 1} others, whoever that turns out to be. While the "
+                   f"final scores are this uncertain, the best of them is likely to end ahead, so even a favourite "
+                   f"(win % {100 * top.win:.1f}, against a fair {100 / n:.1f}) expects a negative margin. Compare "
+                   f"turns by win %.")
     return out
