@@ -12,7 +12,10 @@ Prints the candidate's win rate with a 95 % Wilson interval, mean rank, mean VP 
 best opponent, and seconds per candidate move (CPU time). Games run on the runner (concordia_ai.lab.jobs:
 --jobs, or --backend dask --scheduler ADDRESS with the TLS files, docs/cluster.md). Each game is one JSON line
 in --log, appended as it ends; games already in the log (same candidate, opponent, board, players, seed, seat)
-are not replayed, so an interrupted match resumes.
+are not replayed, so an interrupted match resumes. Each game also records what its two specs meant
+(bots.spec_meaning: every search option with "auto" resolved, and the learned weights' sha256); a log whose
+games were played by a spec that means another bot today (a default or the weights moved since) is refused
+with one line, rather than resumed with another bot.
 """
 from __future__ import annotations
 
@@ -27,7 +30,8 @@ import zlib
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
-from concordia_ai.ai.bots import make_bot, parse_spec, play_game  # noqa: E402
+from concordia_ai.ai.bots import make_bot, meaning_changes, parse_spec, play_game, spec_meaning  # noqa: E402
+from concordia_ai.io.jsonl import read_records  # noqa: E402
 from concordia_ai.engine.errors import ConcordiaError  # noqa: E402
 from concordia_ai.lab import jobs  # noqa: E402
 from concordia_ai.lab.ratings import wilson  # noqa: E402
@@ -72,7 +76,26 @@ def play_one(task: dict) -> dict:
                 margin=totals[cand_seat] - best_other, totals=totals, ranking=ranking,
                 turns=game.to_json()["turn"]["number"], steps=len(moves), cand_seconds=played.think[cand_seat],
                 cand_moves=watch.calls, cand_choices=watch.choices,
-                game_seconds=time.process_time() - t_start, moves=moves)
+                game_seconds=time.process_time() - t_start, moves=moves,
+                meaning=dict(candidate=spec_meaning(candidate, players), opponent=spec_meaning(opponent, players)))
+
+
+def stale_meaning(log: str, tasks: list[dict]) -> str | None:
+    """A sentence when a game of `log` that this match would take from it was played by a spec that means
+    another bot today (its recorded spec_meaning differs from today's: a default or the weights moved); None
+    when none did. Games recorded before the meaning was kept are not checked."""
+    if not os.path.exists(log):
+        return None
+    wanted = {key(t) for t in tasks}
+    for rec in read_records(log, repair=True, error=ConcordiaError):
+        if not isinstance(rec, dict) or "meaning" not in rec or key(rec) not in wanted:
+            continue
+        for side in ("candidate", "opponent"):
+            changes = meaning_changes(rec["meaning"][side], spec_meaning(rec[side], rec["players"]))
+            if changes:
+                return (f"--log {log}: its games were played by the {side} {rec[side]!r} when it meant another "
+                        f"bot ({'; '.join(changes)}); give a new --log, or spell the changed options in the spec")
+    return None
 
 
 def key(r: dict) -> tuple:
@@ -134,6 +157,12 @@ def main() -> None:
           f"| boards {','.join(boards)} | {len(tasks)} games | jobs {args.jobs} ({args.backend})", flush=True)
 
     t0 = time.time()
+    try:
+        stale = stale_meaning(args.log, tasks) if args.log else None
+    except ConcordiaError as e:
+        ap.exit(2, f"error: {e}\n")
+    if stale:
+        ap.exit(2, f"error: {stale}\n")
     try:
         rows, new = jobs.run_logged(play_one, tasks, key, args.log, progress="games", **options)
     except ConcordiaError as e:

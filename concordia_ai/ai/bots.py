@@ -218,6 +218,34 @@ def _words(param: Param) -> str:
     return _WORDS[param.type] + (" or auto" if param.default == "auto" and param.type is not str else "")
 
 
+def spec_meaning(spec: str, players: int) -> dict:
+    """What a bot spec plays in a game of `players` players with today's code and weights: its kind and every
+    option, a search's as SearchConfig holds them with "auto" resolved (eval, c_puct_log) and the sha256 of
+    the learned weights it reads. A log keyed by the spec's text (scripts/strength.py) records this, so that a
+    spec whose defaults moved since is not taken for the bot its games were played by."""
+    kind, options = parse_spec(spec)
+    if kind not in ("ismcts", "flatmc"):
+        return dict(kind=kind, **options)
+    from dataclasses import asdict
+    from . import outcome
+    from .search import effective_c_puct_log, effective_eval
+    config = SearchConfig(**options)
+    out = dict(kind=kind, **{k: v for k, v in asdict(config).items() if k != "seed"})
+    out["eval"] = effective_eval(config.eval, players)
+    out["c_puct_log"] = effective_c_puct_log(config.c_puct_log, players)
+    if out["eval"] == "net":
+        out["value_sha256"] = outcome.current_sha("value")
+    if config.reads_prior:
+        out["policy_sha256"] = outcome.current_sha("policy")
+    return out
+
+
+def meaning_changes(then: dict, now: dict) -> list[str]:
+    """The options where two spec_meaning answers differ, as 'name A -> B' (sorted by name)."""
+    keys = sorted(set(then) | set(now))
+    return [f"{k} {then.get(k, '(none)')} -> {now.get(k, '(none)')}" for k in keys if then.get(k) != now.get(k)]
+
+
 def make_bot(spec: str, seed: int = 0) -> Bot:
     kind, options = parse_spec(spec)
     return BOT_TYPES[kind](seed=seed, **options)
