@@ -92,6 +92,25 @@ def test_resume_after_a_kill_plays_each_game_once(tmp_path):
     error_line(run("tournament", "--out", tmp_path / "none", "--resume", code=2), "no tournament")
 
 
+def test_resume_refuses_a_bot_whose_spec_means_another_bot_now(tmp_path):
+    """tournament.json keeps what each spec meant (bots.spec_meaning); a resume after a default or the learned
+    weights moved would play the rest with another bot under the same name, so it is refused with one line."""
+    out = tmp_path / "t"
+    spec = "ismcts:iterations=20,rollout_turns=1,eval=hand"
+    run("tournament", "--bot", f"s={spec}", "--bot", "h=heuristic", "--players", 2, "--games", 2, "--jobs", 1,
+        "--out", out, "-q")
+    saved = json.loads((out / "tournament.json").read_text())
+    assert saved["meanings"]["s"]["c_puct_log"] == 0.0 and saved["meanings"]["h"] == {"kind": "heuristic"}
+    assert "0 games played now" in run("tournament", "--out", out, "--resume", "-q").stdout
+    saved["meanings"]["s"]["c_puct_log"] = 0.45           # as if logged when auto meant 0.45 with 2 players
+    (out / "tournament.json").write_text(json.dumps(saved))
+    refused = run("tournament", "--out", out, "--resume", "--games", 4, "-q", code=2)
+    error_line(refused, "--resume")
+    assert refused.stderr.strip() == (f"error: --resume: the bot s ({spec}) means another bot than when its games were played "
+                    f"(c_puct_log 0.45 -> 0.0); start a new --out, or spell the changed options in the bot's spec")
+    assert len(log_lines(out)) == 2 and json.loads((out / "tournament.json").read_text()) == saved
+
+
 def test_sprt_stops_a_lopsided_match(tmp_path):
     out = tmp_path / "s"
     r = run("tournament", "--bot", "heur=heuristic", "--bot", "rand=random", "--players", 2, "--sprt", "0,50",

@@ -41,7 +41,7 @@ from . import runner, ratings
 from ..io.jsonl import append_record, parse_object, read_records
 from ..io import safe_read
 from ..io.atomic_write import open_append, write_atomic
-from ..ai.bots import BotSpecError, make_bot, parse_spec, play_game
+from ..ai.bots import BotSpecError, make_bot, meaning_changes, parse_spec, play_game, spec_meaning
 from ..engine.content import BOARD_NAMES
 from ..engine.errors import ConcordiaError
 
@@ -376,6 +376,10 @@ def prepare(spec: dict | TournamentConfig, out: str,
         if diff:
             raise TournamentError(f"--resume: {OPTION_OF[diff]} differs from the tournament logged in {out} "
                                   f"({diff} = {json.dumps(saved.to_json()[diff])}); leave it out to reuse the logged one")
+        stale = stale_bot(saved_json.get("meanings"), config)
+        if stale:
+            raise TournamentError(f"--resume: {stale}; start a new --out, or spell the changed options in the "
+                                  f"bot's spec")
         records = unique_records(read_log(log_path, repair=True)) if os.path.exists(log_path) else []
     else:
         if resume:
@@ -384,13 +388,31 @@ def prepare(spec: dict | TournamentConfig, out: str,
         created = make_folders(out)
         records = []
     try:
-        write_atomic(cfg_path, json.dumps(config.to_json(), indent=1) + "\n")
+        # what each spec meant when the games were played (bots.spec_meaning), checked on --resume
+        saved_meanings = {b.name: spec_meaning(b.spec, config.players) for b in config.bots}
+        write_atomic(cfg_path, json.dumps(dict(config.to_json(), meanings=saved_meanings), indent=1) + "\n")
     except OSError as e:
         discard_created(created)
         raise TournamentError(f"--out: cannot write {cfg_path}: {e.strerror or e}") from None
     if not resume:
         created.insert(0, cfg_path)
     return config, records, created
+
+
+def stale_bot(meanings: dict | None, config: TournamentConfig) -> str | None:
+    """A sentence when a bot's spec means another bot today than when the tournament was logged (its saved
+    spec_meaning differs: a default or the learned weights moved); None when none does, or when the file is
+    older than the check (no `meanings`)."""
+    if not isinstance(meanings, dict):
+        return None
+    for b in config.bots:
+        then = meanings.get(b.name)
+        if isinstance(then, dict):
+            changes = meaning_changes(then, spec_meaning(b.spec, config.players))
+            if changes:
+                return (f"the bot {b.name} ({b.spec}) means another bot than when its games were played "
+                        f"({'; '.join(changes)})")
+    return None
 
 
 def make_folders(out: str) -> list[str]:
