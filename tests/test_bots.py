@@ -22,6 +22,10 @@ ALL_BOTS = ("random", "greedy", "heuristic", "flatmc", "ismcts", "plan")
     ("ismcts: iterations = 50 , reward=rank, prior=true, final=mean", "ismcts",
      {"iterations": 50, "reward": "rank", "prior": True, "final": "mean"}),
     ("ismcts:seconds=0.5,iterations=0,pw_k=2", "ismcts", {"seconds": 0.5, "iterations": 0, "pw_k": 2.0}),
+    # a time budget alone is that time: not stopped by the default 5,000 iterations first
+    ("ismcts:seconds=0.12", "ismcts", {"seconds": 0.12, "iterations": 0}),
+    ("ismcts:seconds=0.12,iterations=300", "ismcts", {"seconds": 0.12, "iterations": 300}),
+    ("flatmc:seconds=0.5", "flatmc", {"seconds": 0.5, "iterations": 0}),
     ("flatmc:iterations=100,rollout=greedy,epsilon=0.3", "flatmc",
      {"iterations": 100, "rollout": "greedy", "epsilon": 0.3}),
 ])
@@ -42,6 +46,8 @@ def test_toml_file_spec(tmp_path):
     assert opts == {"iterations": 300, "c": 1.0, "reward": "margin", "prior": True}
     assert isinstance(opts["c"], float)
     assert make_bot(str(f), seed=2).kind == "ismcts"
+    f.write_text('type = "ismcts"\nseconds = 0.25\n')
+    assert parse_spec(str(f)) == ("ismcts", {"seconds": 0.25, "iterations": 0})
 
 
 @pytest.mark.parametrize("text, words", [
