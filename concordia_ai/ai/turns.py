@@ -12,7 +12,8 @@ from dataclasses import dataclass, field
 from ..engine import step_order
 from ..engine.errors import GameError, NotationError
 from ..engine.game import CHANCE, Game
-from .search import TIE_WIN, SearchResult, TurnCandidate, _cached_key, settled, turn_end_key
+from . import search as _search
+from .search import SearchResult, TurnCandidate, _cached_key, settled, turn_end_key
 
 MAX_OWN_TURNS = 3    # a principal variation shows at most this many turns of the player to move
 
@@ -228,9 +229,10 @@ def hint_warnings(turns: list[TurnCandidate], searches: int = 1, min_visits: int
         gap = top.win - second.win
         noise = math.hypot(top.win_se, second.win_se)
         if top.chosen and gap < 0:
-            if -gap <= max(TIE_WIN * top.scale, 2 * noise):
-                why = (f"the two are within noise of each other (2 standard errors of the difference: "
-                       f"{pct(2 * noise)} points), and between such turns the final choice keeps the one whose end "
+            z = _search.TIE_Z           # read at call time: the final pick's own tie rule (search.final_pick)
+            if -gap <= max(_search.TIE_WIN * top.scale, z * noise):
+                why = (f"the two are within noise of each other ({z:g} standard errors of the difference: "
+                       f"{pct(z * noise)} points), and between such turns the final choice keeps the one whose end "
                        f"position the hand formula rates higher")
             else:
                 why = (f"#2 dropped out of the final choice in an earlier round, and its figure rests on fewer "
