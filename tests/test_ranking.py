@@ -216,7 +216,7 @@ def test_the_first_rounds_mixture_changes_neither_the_pick_nor_the_order():
     """The first round shows f * p + (1 - f) / n (outcome.Model.weight): a monotone map, so the final pick
     (its tie floor on the model's own scale, TurnCandidate.scale) and the list's order stay the model's."""
     from concordia_ai.ai.search import TurnCandidate, final_pick, rank_turns
-    own = [(0.300, 0.002, 4000, [1]), (0.292, 0.002, 3900, [2]), (0.280, 0.003, 2500, [3, 4]), (0.22, 0.01, 900, [5])]
+    own = [(0.300, 0.001, 4000, [1]), (0.292, 0.001, 3900, [2]), (0.280, 0.003, 2500, [3, 4]), (0.22, 0.01, 900, [5])]
     adv = {1: 0.0, 2: 5.0, 3: 9.0, 5: 1.0}
 
     def turns(f):
@@ -224,7 +224,8 @@ def test_the_first_rounds_mixture_changes_neither_the_pick_nor_the_order():
                 for w, se, n, m in own]
     for f in (1.0, 0.25, 0.02):
         pick = final_pick(None, turns(f), advantage=lambda t: adv[t.moves[0]])
-        assert pick.moves == [1], f     # 0.8 points ahead of the next: beyond the tie floor (0.5) at every f
+        assert pick.moves == [1], f     # 0.8 points ahead of the next: beyond the tie floor (0.5) and TIE_Z (4)
+                                        # errors of the difference at every f
         pick.chosen = True
         assert [t.moves for t in rank_turns([t if t.moves != [1] else pick for t in turns(f)])][:1] == [[1]]
     # without the scale the floor would tie the first three at f = 0.02 and the hand formula would pick the third

@@ -34,8 +34,12 @@ ROWS = [row(0, SEARCHES_0), row(1, SEARCHES_1)]
 TODAY = dict(TIE_WIN=0.005, TIE_Z=2.0, TIE_VISITS=0.25, TIE_ROUNDS=99)
 
 
-def test_today_s_rule_reproduces_the_recorded_picks():
+def test_today_s_rule_reproduces_the_recorded_picks(monkeypatch):
+    from concordia_ai.ai import search
+    monkeypatch.setattr(search, "TIE_Z", 2.0)       # the rule these searches were recorded under
     assert stability_replay.reproduced(ROWS, "3.0") == "4 of 4"
+    monkeypatch.setattr(search, "TIE_Z", 3.0)       # a rule that ties position 0 picks turn [2] in its first seed
+    assert stability_replay.reproduced(ROWS, "3.0") == "3 of 4"
 
 
 def test_a_wider_tie_margin_makes_position_0_stable_at_a_pooled_cost_of_zero():

@@ -492,7 +492,10 @@ def turn_end_key(game, moves: list[int]):
 
 
 TIE_WIN = 0.005    # two finalists closer than this (or than TIE_Z standard errors of the difference) are tied
-TIE_Z = 2.0        # the tie margin in standard errors of the difference of two win shares
+TIE_Z = 4.0        # the tie margin in standard errors of the difference of two win shares: the shown errors are a
+                   # median 1.4 times too small for the seed-to-seed spread of the hint's search, and at 4 two
+                   # 2-thread sweeps of 52 positions x 5 seeds kept the pick on 41 and 41 positions against 38
+                   # and 37 at 2, for 0.05 win % points of mean regret (results/stability-puct/README.md)
 TIE_VISITS = 0.25  # a turn that dropped out before the last round ties only on this share of the best one's visits
 TIE_ROUNDS = 99    # the tie rule looks at the turns of the final choice's last TIE_ROUNDS rounds (1: the finalists
                    # only; 99: every round). Measured at 3 s over 52 positions x 5 seeds: 27 of 52 positions
@@ -502,7 +505,7 @@ TIE_ROUNDS = 99    # the tie rule looks at the turns of the final choice's last 
 def final_pick(game, turns: list[TurnCandidate], advantage=None) -> TurnCandidate | None:
     """The final choice's last pick among its finalists (the candidates that reached its last round; a
     named extra never is one): the higher win share shown, on every visit including the last round's
-    (expected VP when the winner is settled). Finalists whose win shares are within max(TIE_WIN, two
+    (expected VP when the winner is settled). Finalists whose win shares are within max(TIE_WIN, TIE_Z
     standard errors of the difference) are tied as far as the search can tell; which of them halving kept
     longest goes by the seed, so among them the pick follows a rule that does not: the better end-of-turn
     position by the hand formula (the player's estimated final VP minus the best other player's), then the
