@@ -87,11 +87,15 @@ def stale_meaning(log: str, tasks: list[dict]) -> str | None:
     if not os.path.exists(log):
         return None
     wanted = {key(t) for t in tasks}
+    today: dict[tuple, dict] = {}      # (spec, players) -> spec_meaning: one parse per spec, not per game
     for rec in read_records(log, repair=True, error=ConcordiaError):
         if not isinstance(rec, dict) or "meaning" not in rec or key(rec) not in wanted:
             continue
         for side in ("candidate", "opponent"):
-            changes = meaning_changes(rec["meaning"][side], spec_meaning(rec[side], rec["players"]))
+            k = (rec[side], rec["players"])
+            if k not in today:
+                today[k] = spec_meaning(*k)
+            changes = meaning_changes(rec["meaning"][side], today[k])
             if changes:
                 return (f"--log {log}: its games were played by the {side} {rec[side]!r} when it meant another "
                         f"bot ({'; '.join(changes)}); give a new --log, or spell the changed options in the spec")

@@ -495,7 +495,7 @@ TIE_WIN = 0.005    # two finalists closer than this (or than TIE_Z standard erro
 TIE_Z = 4.0        # the tie margin in standard errors of the difference of two win shares: the shown errors are a
                    # median 1.4 times too small for the seed-to-seed spread of the hint's search, and at 4 two
                    # 2-thread sweeps of 52 positions x 5 seeds kept the pick on 41 and 41 positions against 38
-                   # and 37 at 2, for 0.05 win % points of mean regret (results/stability-puct/README.md)
+                   # and 37 at 2, for 0.04-0.08 win % points of mean regret (results/stability-puct/README.md)
 TIE_VISITS = 0.25  # a turn that dropped out before the last round ties only on this share of the best one's visits
 TIE_ROUNDS = 99    # the tie rule looks at the turns of the final choice's last TIE_ROUNDS rounds (1: the finalists
                    # only; 99: every round). Measured at 3 s over 52 positions x 5 seeds: 27 of 52 positions
