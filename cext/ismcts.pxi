@@ -11,6 +11,26 @@
 # Included into core.pyx so that it calls the rules functions directly (no Python per iteration).
 from libc.math cimport sqrt, log, pow
 
+cdef inline int policy_move(State* st, const int32_t* acts, int n, int policy, const SearchConfig* cfg,
+                            uint64_t* r) noexcept nogil:
+    """The index among acts of the move the POL_* `policy` plays at st (POL_RANDOM, POL_GREEDY with epsilon
+    random moves, POL_POLICY drawn from the learned prior)."""
+    if policy == POL_GREEDY and <float>(rng_next(r) >> 40) / 16777216.0 >= cfg.epsilon:
+        return greedy_index(st, acts, n, r)
+    if policy == POL_POLICY:
+        return policy_sample(st, acts, n, r)
+    return rng_below(r, n)
+
+
+cdef inline int opponent_policy(int opponents) noexcept nogil:
+    """The POL_* code that plays the other seats outside the tree for an OPP_* setting (not OPP_TREE)."""
+    if opponents == OPP_GREEDY:
+        return POL_GREEDY
+    if opponents == OPP_POLICY:
+        return POL_POLICY
+    return POL_RANDOM
+
+
 cdef int rollout(State* st, const SearchConfig* cfg, uint64_t* r) noexcept nogil:
     """Play on from st with the rollout policy; returns 1 if the game ended."""
     cdef int32_t acts[MAX_ACTIONS]
@@ -24,12 +44,7 @@ cdef int rollout(State* st, const SearchConfig* cfg, uint64_t* r) noexcept nogil
         n = gen_legal(st, acts)
         if n <= 0:
             break
-        if cfg.rollout_policy == POL_GREEDY and <float>(rng_next(r) >> 40) / 16777216.0 >= cfg.epsilon:
-            apply_action(st, acts[greedy_index(st, acts, n, r)])
-        elif cfg.rollout_policy == POL_POLICY:
-            apply_action(st, acts[policy_sample(st, acts, n, r)])
-        else:
-            apply_action(st, acts[rng_below(r, n)])
+        apply_action(st, acts[policy_move(st, acts, n, cfg.rollout_policy, cfg, r)])
         steps += 1
     return st.phase == PH_OVER
 
@@ -97,7 +112,7 @@ cdef int ismcts(const State* root, const SearchConfig* cfg, Tree* t, int32_t* do
                 # an unseen card turns up: sample it, then follow (or grow) that outcome's branch
                 forcing = 0     # a whole turn ends before any reveal
                 i = acts[rng_below(&st.rng, n)]
-                if cfg.chance_merge:
+                if cfg.chance_merge or cfg.opponents != OPP_TREE:
                     # open loop: every outcome shares the decisions that follow (availability counts
                     # sort out which of them are legal in this sample)
                     apply_action(&st, i)
@@ -115,6 +130,13 @@ cdef int ismcts(const State* root, const SearchConfig* cfg, Tree* t, int32_t* do
                 depth += 1
                 continue
             p = st.decider
+            if cfg.opponents != OPP_TREE and p != rootp:
+                # another seat moves outside the tree (SearchConfig.opponents): the searching seat's next
+                # decision stays a child of its last one, whatever the others did (availability counts sort
+                # out which of its moves are legal in this sample)
+                forcing = 0
+                apply_action(&st, acts[policy_move(&st, acts, n, opponent_policy(cfg.opponents), cfg, &r)])
+                continue
             if forcing and fd >= n_forced:
                 forcing = 0
             fa = forced[fd] if forcing else -1

@@ -25,11 +25,11 @@ cdef class StopToken:
 SEARCH_KEYS = ("iterations", "seconds", "c", "final", "reward", "mix", "margin_scale", "rollout", "epsilon",
                "rollout_turns", "fpu", "prior", "pw_k", "pw_alpha", "eval", "chance", "root_floor", "focus", "focus_turns",
                "policy", "select", "c_puct", "c_puct_log", "c_puct_base", "fpu_reduction", "fpu_scaled", "prior_temp",
-               "leaf_mix", "seed")
+               "leaf_mix", "opponents", "seed")
 # the words of the choice keys, in the order of the core's codes (RW_*, POL_*, EVAL_*, ...)
 SEARCH_CHOICES = {"final": ("visits", "mean"), "reward": ("win", "rank", "margin", "mix"),
                   "rollout": ("random", "greedy", "none", "policy"), "eval": ("hand", "net"), "chance": ("branch", "merge"),
-                  "select": ("ucb", "puct")}
+                  "select": ("ucb", "puct"), "opponents": ("tree", "random", "greedy", "policy")}
 
 
 cdef object _number(dict d, str key, lo, hi, bint integer):
@@ -100,6 +100,7 @@ cdef void fill_config(SearchConfig* cfg, dict d, int n_players, bint with_turns)
     cfg.fpu_scaled = 1 if d["fpu_scaled"] else 0
     cfg.prior_temp = _number(d, "prior_temp", 1e-3, 1000, False)
     cfg.leaf_mix = _number(d, "leaf_mix", 0, 1, False)
+    cfg.opponents = _choice(d, "opponents")
     cfg.seed = <uint64_t>(int(_number(d, "seed", 0, 18446744073709551615, True)) & 0xFFFFFFFFFFFFFFFF)
     if with_turns:
         _number(d, "turns", 0, 4096, True)
@@ -109,9 +110,11 @@ cdef void fill_config(SearchConfig* cfg, dict d, int n_players, bint with_turns)
         raise ValueError(f"eval: net, but no value weights are loaded for {n_players} players "
                          "(concordia_ai.ai.value.ensure_loaded loads the shipped ones; SearchConfig.core_dict "
                          "calls it)")
-    if (cfg.policy_w > 0 or cfg.rollout_policy == POL_POLICY) and not policy_ready(n_players):
+    if (cfg.policy_w > 0 or cfg.rollout_policy == POL_POLICY or cfg.opponents == OPP_POLICY) \
+            and not policy_ready(n_players):
         # a search that asks for the policy runs with it or not at all (never a silent fallback)
-        asked = f"policy={cfg.policy_w:g}" if cfg.policy_w > 0 else "rollout=policy"
+        asked = (f"policy={cfg.policy_w:g}" if cfg.policy_w > 0 else
+                 "rollout=policy" if cfg.rollout_policy == POL_POLICY else "opponents=policy")
         raise ValueError(f"the search asks for the policy prior ({asked}) but no policy weights are loaded "
                          f"for {n_players} players (load them with concordia_ai.ai.policy.load())")
 
@@ -130,7 +133,8 @@ def search_config(CoreState root not None, dict config not None):
                 focus_turns=cfg.focus_turns, policy=cfg.policy_w,
                 select=SEARCH_CHOICES["select"][cfg.select], c_puct=cfg.c_puct, c_puct_log=cfg.c_puct_log,
                 c_puct_base=cfg.c_puct_base, fpu_reduction=cfg.fpu_reduction, fpu_scaled=bool(cfg.fpu_scaled),
-                prior_temp=cfg.prior_temp, leaf_mix=cfg.leaf_mix, seed=cfg.seed)
+                prior_temp=cfg.prior_temp, leaf_mix=cfg.leaf_mix,
+                opponents=SEARCH_CHOICES["opponents"][cfg.opponents], seed=cfg.seed)
 
 
 def search(CoreState root not None, dict config not None, StopToken stop=None, named=None, outcome=None):
@@ -223,6 +227,7 @@ def search(CoreState root not None, dict config not None, StopToken stop=None, n
                     bytes_per_node=sizeof(Node), seconds=secs, root_visits=t.nodes[0].visits,
                     out_of_memory=bool(t.failed), stopped=stop is not None and stop.stopped, turns=turns,
                     choice=choice, prior_calls=t.prior_calls, expanded=_expanded_nodes(&t),
+                    opponent_nodes=_opponent_nodes(&t, root.s.decider),
                     **_report_stats(&t, 0, root.s.n_players))
     finally:
         tree_free(&t)
@@ -234,6 +239,15 @@ cdef int _expanded_nodes(const Tree* t) noexcept nogil:
     cdef int i, n = 0
     for i in range(t.n):
         if t.nodes[i].child >= 0 and t.nodes[t.nodes[i].child].mover >= 0:
+            n += 1
+    return n
+
+
+cdef int _opponent_nodes(const Tree* t, int seat) noexcept nogil:
+    """Nodes where another seat than `seat` moves: none when the others play outside the tree (opponents)."""
+    cdef int i, n = 0
+    for i in range(t.n):
+        if t.nodes[i].mover >= 0 and t.nodes[i].mover != seat:
             n += 1
     return n
 

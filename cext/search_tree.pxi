@@ -29,6 +29,10 @@ cdef enum:
     POL_GREEDY = 1
     POL_NONE = 2         # no rollout: the leaf itself is evaluated
     POL_POLICY = 3       # rollout moves drawn from the policy prior (policy.pxi)
+    OPP_TREE = 0         # SearchConfig.opponents: the other seats' moves in the tree (every search before it)
+    OPP_RANDOM = 1       # ... outside it: uniform random,
+    OPP_GREEDY = 2       # ... the greedy one-step lookahead (with epsilon random moves),
+    OPP_POLICY = 3       # ... or drawn from the learned prior
     EVAL_HAND = 0        # the hand-set formula `evaluate` (today's default before the value model)
     EVAL_NET = 1         # the value model (value.pxi); fill_config refuses it without weights for the player count
     SEL_UCB = 0          # selection: UCB over availability counts, every legal child tried first (today's default)
@@ -96,6 +100,9 @@ ctypedef struct SearchConfig:
     float c_puct_base     # ... (c_puct_log 0: constant; AlphaZero, KataGo: more exploration as the visits grow)
     float leaf_mix        # weight of the evaluation at the leaf itself in each backed-up estimate, the rest after
                           # the rollout (AlphaGo's mixing; 0: the rollout's estimate alone, the search of before)
+    int32_t opponents     # OPP_TREE: the other seats' moves are tree nodes (max^n); else they are played outside
+                          # the tree by that policy (opponent_policy) and the tree holds the searching seat's
+                          # decisions only, over several of its turns (open loop)
     float fpu_reduction   # PUCT: an unvisited child's value is its parent's mean for the mover less this
     int32_t fpu_scaled    # PUCT: ... times the square root of the visited children's summed prior
     float prior_temp      # PUCT with the heuristic's prior: softmax(greedy value / prior_temp)

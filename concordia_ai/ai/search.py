@@ -28,6 +28,7 @@ FINALS = ("visits", "mean")
 EVALS = ("auto", "hand", "net")
 CHANCES = ("branch", "merge")
 SELECTS = ("ucb", "puct")
+OPPONENTS = ("tree", "random", "greedy", "policy")
 TURNS_KEPT = 32          # whole turns read from each search tree (the most visited)
 TABLE_FOCUS = 0.25       # hint, review, play --suggested and analyze: the last quarter of the budget makes the
                          # final choice over whole turns (SearchConfig.focus); the bots' measured default is 0
@@ -103,6 +104,9 @@ class SearchConfig:
     prior_temp: float = 1.0       # puct with prior = true: the heuristic's prior is softmax(greedy value / this), VP
     leaf_mix: float = 0.0         # weight of the evaluation at the leaf itself in each estimate, the rest from after
                                   # the rollout (AlphaGo's mixing, with the leaf evaluation `eval`); 0: the rollout's
+    opponents: str = "tree"       # the other seats' moves: tree nodes ("tree", max^n), or played outside the tree
+                                  # by "random", "greedy" (with epsilon) or "policy" (the learned prior), so that the
+                                  # tree holds only the searching seat's decisions, over several of its turns
     jobs: int = 1                 # root parallelism: independent searches in threads, merged
     seed: int = 0
 
@@ -134,6 +138,7 @@ class SearchConfig:
             (self.chance in CHANCES, "chance", f"chance must be one of {', '.join(CHANCES)}"),
             (0 <= self.root_floor <= 1, "root_floor", "root_floor must be in 0..1"),
             (self.select in SELECTS, "select", f"select must be one of {', '.join(SELECTS)}"),
+            (self.opponents in OPPONENTS, "opponents", f"opponents must be one of {', '.join(OPPONENTS)}"),
         ]
         for ok, name, message in checks:
             if not ok:
@@ -141,8 +146,8 @@ class SearchConfig:
 
     @property
     def reads_prior(self) -> bool:
-        """Does this search read the learned policy prior (in the tree, or as its rollout policy)?"""
-        return self.policy > 0 or self.rollout == "policy"
+        """Does this search read the learned policy prior (in the tree, as its rollout policy or the others')?"""
+        return self.policy > 0 or self.rollout == "policy" or self.opponents == "policy"
 
     def core_dict(self, seed: int | None = None, *, players: int) -> dict:
         """The settings as the core takes them, every key (the core has no defaults of its own:
@@ -168,7 +173,7 @@ _TYPES = {"iterations": int, "seconds": float, "c": float, "final": str, "reward
           "prior": bool, "pw_k": float, "pw_alpha": float, "eval": str, "chance": str, "root_floor": float,
           "focus": float, "focus_turns": int, "policy": float, "select": str, "c_puct": float,
           "c_puct_log": float, "c_puct_base": float, "fpu_reduction": float, "fpu_scaled": bool, "prior_temp": float,
-          "leaf_mix": float, "jobs": int, "seed": int}
+          "leaf_mix": float, "opponents": str, "jobs": int, "seed": int}
 _TYPE_WORDS = {int: "an integer", float: "a number", str: "a string", bool: "true or false"}
 _AUTO_KNOBS = ("c_puct_log",)   # number knobs that may also be "auto" (eval is a word knob with "auto" among them)
 _BOUNDS = {
