@@ -79,9 +79,10 @@ def record_search(rec: dict) -> dict:
     """The search a record's positions were searched with (outcome.search_record's keys): its `config`, or for
     a record made before that was recorded, its --search knobs (`search`) over LEGACY over today's defaults,
     with the sha256 of the weights installed now (assumed unchanged since the log was made: true of every log
-    in results/outcome/ as of 2026-12-04)."""
+    in results/outcome/ as of 2026-12-04). A knob added after the record was made counts at the value it had
+    then (outcome.complete_record), so logs of one search made before and after a new knob fit together."""
     if "config" in rec:
-        return rec["config"]
+        return outcome.complete_record(rec["config"])
     budget = dict(iterations=1, seconds=0.0, jobs=1, seed=0)      # not part of the search (UNFITTED_KNOBS)
     return outcome.search_record(SearchConfig(**{**LEGACY, **rec.get("search", {}), **budget}))
 

@@ -217,6 +217,21 @@ def test_search_of_records_without_config_is_their_knobs_over_the_hints_search_t
     assert outcome_fit.search_of([_record(), _record(config=legacy)]) == legacy
 
 
+def test_search_of_takes_a_knob_added_after_a_record_at_the_value_it_had_then():
+    # records of one search made before leaf_mix and opponents existed, and after (at their defaults), are one
+    # search; the fit records every knob of today's SearchConfig
+    today = outcome.search_record(replace(HINT, select="puct", policy=1.0))
+    before = {k: v for k, v in today.items() if k not in ("leaf_mix", "opponents")}
+    assert outcome_fit.search_of([_record(config=before), _record(config=today)]) == today
+    assert outcome.complete_record(before) == today
+    # a knob whose default moved counts at the old one when not named (c_puct_log: 0 before "auto")
+    older = {k: v for k, v in before.items() if k != "c_puct_log"}
+    assert outcome.complete_record(older)["c_puct_log"] == 0.0
+    # a record made after, with another value, is another search
+    with pytest.raises(outcome_fit.MixedSearchError, match="differ in opponents"):
+        outcome_fit.search_of([_record(config=before), _record(config=dict(today, opponents="random"))])
+
+
 def test_search_of_refuses_records_of_different_searches_in_one_line():
     legacy = outcome.search_record(SearchConfig(**outcome_fit.LEGACY))
     with pytest.raises(outcome_fit.MixedSearchError) as e:

@@ -468,6 +468,24 @@ def search_knobs(config) -> dict:
     return {f.name: getattr(config, f.name) for f in fields(config) if f.name not in UNFITTED_KNOBS}
 
 
+def recorded_knob(recorded: dict, name: str):
+    """A knob of a recorded search (a model file's `search`, a data record's `config`): as recorded, or for a
+    knob added after the record was made, the value the search had then (_DEFAULTS_BEFORE, else the default
+    it was added with)."""
+    from .search import SearchConfig
+    if name in recorded:
+        return recorded[name]
+    return _DEFAULTS_BEFORE.get(name, next(f.default for f in fields(SearchConfig) if f.name == name))
+
+
+def complete_record(recorded: dict) -> dict:
+    """A recorded search with every knob of today's SearchConfig (recorded_knob), so that records made before
+    a knob was added compare equal to those made after it at the value it had."""
+    from .search import SearchConfig
+    knobs = {f.name: recorded_knob(recorded, f.name) for f in fields(SearchConfig) if f.name not in UNFITTED_KNOBS}
+    return {**recorded, **knobs}
+
+
 def search_record(config) -> dict:
     """The search as a model file (`search`) and scripts/outcome_data.py's records (`config`) keep it: its
     knobs (search_knobs) and the sha256 of the learned weights installed now: the value model's always (the
@@ -528,7 +546,7 @@ def _knob_differences(fitted: dict, config, players: int) -> tuple[list[str], li
     for f in fields(config):
         if f.name in UNFITTED_KNOBS:
             continue
-        a, b = fitted.get(f.name, _DEFAULTS_BEFORE.get(f.name, f.default)), getattr(config, f.name)
+        a, b = recorded_knob(fitted, f.name), getattr(config, f.name)
         if f.name == "eval":
             a, b = effective_eval(str(a), players), effective_eval(b, players)
         elif f.name == "c_puct_log":
