@@ -159,11 +159,23 @@ def test_hint_warnings_in_words():
     thin[0].moves = [1, 2, 3, 4]
     w = hint_warnings(thin, searches=2)
     assert w[0].startswith("Few visits: the top turn has only 150 (under 200)")
-    assert w[1] == ("Close: the top two turns differ by 5.0 win % points, within two standard errors of the "
-                    "difference (11.6); by this search either is about as good.")
+    assert w[1] == ("Close: the top two turns differ by 5.0 win % points, within noise of each other (4 standard "
+                    "errors of the difference: 23.2 points, the final choice's tie); by this search either is about "
+                    "as good.")
     assert w[2].startswith("The 2 independent searches did not all choose this turn (1 of them did)")
     assert w[3] == "The search explored only the first 2 of the top turn's 4 moves; the rest is the greedy continuation."
     assert hint_warnings([]) == ["The search found no whole turn: give it more time (--time) or iterations."]
+
+
+def test_close_means_the_final_choices_tie_not_a_narrower_one():
+    # 3 standard errors apart: inside the tie rule of search.final_pick (TIE_Z 4), so "close"; 5 apart: not
+    from concordia_ai.ai import search as _search
+    se = 0.01
+    gap = lambda z: [TurnCandidate([1], ["a"], 5000, 0.5, 0.5 + z * se * 2 ** 0.5, 20, 1, se),   # noqa: E731
+                     TurnCandidate([2], ["b"], 5000, 0.5, 0.5, 20, 1, se)]
+    assert _search.TIE_Z == 4.0
+    assert any(n.startswith("Close:") for n in hint_warnings(gap(3)))
+    assert not any(n.startswith("Close:") for n in hint_warnings(gap(5)))
 
 
 def test_a_favourite_with_a_negative_margin_is_explained():

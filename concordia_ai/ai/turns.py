@@ -239,9 +239,12 @@ def hint_warnings(turns: list[TurnCandidate], searches: int = 1, min_visits: int
                        f"visits ({second.visits} against {top.visits})")
             a, b = distinct_pcts(second.win, top.win)
             out.append(f"#1 is the final choice's turn although #2 shows a higher win % ({a} against {b}): {why}.")
-        elif abs(gap) <= 2 * noise:
-            out.append(f"Close: the top two turns differ by {pct(abs(gap))} win % points, within two standard errors "
-                       f"of the difference ({pct(2 * noise)}); by this search either is about as good.")
+        elif abs(gap) <= max(_search.TIE_WIN * top.scale, _search.TIE_Z * noise):
+            # the final pick's tie rule (search.final_pick): the shown errors are smaller than the spread between
+            # searches, so a gap inside it is one another search may reverse
+            out.append(f"Close: the top two turns differ by {pct(abs(gap))} win % points, within noise of each other "
+                       f"({_search.TIE_Z:g} standard errors of the difference: {pct(_search.TIE_Z * noise)} points, the "
+                       f"final choice's tie); by this search either is about as good.")
     if searches > 1 and top.tops < searches and not settled(turns):
         out.append(f"The {searches} independent searches did not all choose this turn ({top.tops} of them did); "
                    f"their statistics are pooled and the choice is made on the pooled figures, but more time "
