@@ -2,10 +2,12 @@
 own candidates in the same tree, the final choice is made over whole turns, and the same seed and
 budget give the same answer."""
 import json
+import math
 
 import pytest
 
 from concordia_ai import core
+from concordia_ai.ai import search as search_module
 from concordia_ai.ai.search import TABLE_SEARCH, SearchConfig, best_move, search, thin_bar, turn_end_key
 from concordia_ai.ai.turns import judge_turn, recorded_turns
 from concordia_ai.engine.game import Game
@@ -30,7 +32,16 @@ def keys(game, turns):
 def test_final_choice_leads_and_the_rest_rank_by_win(mid_game):
     r = search(mid_game, CFG)
     focus = [t.focus for t in r.turns]
-    assert r.turns[0].chosen and focus[0] == max(focus) > 0 and r.turns[0].candidate
+    # the final pick leads: a candidate of the final choice, a finalist or (search.TIE_ROUNDS) a turn of an earlier
+    # round tied with the best finalist, on a quarter of its visits or more
+    top = r.turns[0]
+    assert top.chosen and top.candidate and top.focus > 0 and sum(t.chosen for t in r.turns) == 1
+    assert search_module.final_pick(mid_game, r.turns) is top
+    if top.focus < max(focus):
+        best = max((t for t in r.turns if t.candidate and t.focus == max(focus)), key=lambda t: (t.win, t.visits))
+        assert top.visits >= search_module.TIE_VISITS * best.visits
+        assert best.win - top.win <= max(search_module.TIE_WIN * best.scale,
+                                         search_module.TIE_Z * math.hypot(best.win_se, top.win_se))
     # the rest by the figure the list names, the thin turns (too few visits to rank) after the others
     bar = thin_bar(r.turns)
     full = [t.win for t in r.turns[1:] if t.visits >= bar]
