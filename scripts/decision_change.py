@@ -82,6 +82,11 @@ def main() -> None:
     except (BotSpecError, ConcordiaError) as e:
         ap.exit(2, f"error: {e}\n")
     knobs = {k: v for k, v in knobs.items() if k not in ("iterations", "seconds", "seed")}
+    if knobs.get("focus", 0) or knobs.get("jobs", 1) != 1:
+        # the move is read off one search's root (the most visited move), as a bot with focus 0 and one
+        # thread plays it (search.best_move); the whole-turn choice and merged threads would need their own reading
+        ap.exit(2, "error: --search: focus and jobs are not measured here; valid: the bots' one-thread root move "
+                   "(focus=0, jobs=1, the defaults)\n")
     positions = sample_positions(records, args.positions, args.seed)
     if not positions:
         ap.exit(2, f"error: --log {args.log}: no game with 30 moves or more to sample from\n")

@@ -507,6 +507,13 @@ TIE_ROUNDS = 99    # the tie rule looks at the turns of the final choice's last 
                    # stable with 1, 28 with 2, 33 with every round (results/stability-focus/outcome_pick_tie*.json)
 
 
+def tie_margin(a: TurnCandidate, b: TurnCandidate) -> float:
+    """How far apart two turns' win shares may be and still be tied for the final pick: TIE_WIN on the model's
+    own scale (a's), or TIE_Z standard errors of the difference, whichever is wider (final_pick, and the hint's
+    notes that explain it)."""
+    return max(TIE_WIN * a.scale, TIE_Z * math.hypot(a.win_se, b.win_se))
+
+
 def final_pick(game, turns: list[TurnCandidate], advantage=None) -> TurnCandidate | None:
     """The final choice's last pick among its finalists (the candidates that reached its last round; a
     named extra never is one): the higher win share shown, on every visit including the last round's
@@ -530,7 +537,7 @@ def final_pick(game, turns: list[TurnCandidate], advantage=None) -> TurnCandidat
     # a turn that dropped out earlier ties only on a quarter of the best finalist's visits or more
     near = [t for t in cands if t.focus == top or (t.focus > top - TIE_ROUNDS and t.visits >= TIE_VISITS * best.visits)]
     tied = [t for t in near
-            if best.win - t.win <= max(TIE_WIN * best.scale, TIE_Z * math.hypot(best.win_se, t.win_se))]
+            if best.win - t.win <= tie_margin(best, t)]
     if len(tied) < 2:
         return best
     advantage = advantage or (lambda t: end_advantage(game, t.moves))

@@ -228,9 +228,10 @@ def hint_warnings(turns: list[TurnCandidate], searches: int = 1, min_visits: int
         pct = lambda x: f"{100 * x:.1f}"  # noqa: E731
         gap = top.win - second.win
         noise = math.hypot(top.win_se, second.win_se)
+        z = _search.TIE_Z               # read at call time: the final pick's own tie rule (search.final_pick)
+        tied = abs(gap) <= _search.tie_margin(top, second)
         if top.chosen and gap < 0:
-            z = _search.TIE_Z           # read at call time: the final pick's own tie rule (search.final_pick)
-            if -gap <= max(_search.TIE_WIN * top.scale, z * noise):
+            if tied:
                 why = (f"the two are within noise of each other ({z:g} standard errors of the difference: "
                        f"{pct(z * noise)} points), and between such turns the final choice keeps the one whose end "
                        f"position the hand formula rates higher")
@@ -239,12 +240,12 @@ def hint_warnings(turns: list[TurnCandidate], searches: int = 1, min_visits: int
                        f"visits ({second.visits} against {top.visits})")
             a, b = distinct_pcts(second.win, top.win)
             out.append(f"#1 is the final choice's turn although #2 shows a higher win % ({a} against {b}): {why}.")
-        elif abs(gap) <= max(_search.TIE_WIN * top.scale, _search.TIE_Z * noise):
+        elif tied:
             # the final pick's tie rule (search.final_pick): the shown errors are smaller than the spread between
             # searches, so a gap inside it is one another search may reverse
             out.append(f"Close: the top two turns differ by {pct(abs(gap))} win % points, within noise of each other "
-                       f"({_search.TIE_Z:g} standard errors of the difference: {pct(_search.TIE_Z * noise)} points, the "
-                       f"final choice's tie); by this search either is about as good.")
+                       f"({z:g} standard errors of the difference: {pct(z * noise)} points, the final choice's "
+                       f"tie); by this search either is about as good.")
     if searches > 1 and top.tops < searches and not settled(turns):
         out.append(f"The {searches} independent searches did not all choose this turn ({top.tops} of them did); "
                    f"their statistics are pooled and the choice is made on the pooled figures, but more time "
