@@ -26,6 +26,11 @@ floor: what sampling noise alone gives), and the ECE by stage
 (horizon thirds); the raw figure of the old display (the search's own mean win value) beside it. Each ECE
 comes with its floor: the mean ECE of a perfectly calibrated figure on the same positions (outcomes drawn
 from the figures), which is what sampling noise alone gives.
+
+The model form: with the win values' term w, or the margin alone, whichever gives the lower cross-fitted log
+loss; except at a searched budget whose seed-to-seed spread (--between) was measured through one form only,
+which keeps that form, since the spread is measured in VP through that form's slopes and means another error
+through the other (results/outcome/README.md: a 3-player fit without w showed every turn at +-9 points).
 """
 from __future__ import annotations
 
@@ -159,6 +164,18 @@ def fit_rows(ps: list[dict], budget: str, eval_kind: str, picks_model, use_q: bo
 
 
 BETWEEN: dict[int, float] = {}   # players -> the measured seed-to-seed spread (--between), for searched budgets
+BETWEEN_FORM: dict[int, str] = {}   # players -> the model form that spread was measured through (its `form`)
+
+
+def model_form(players: int, budget: str, lower_with: bool) -> tuple[bool, str]:
+    """(use the win values' term w, why): the form with the lower cross-fitted log loss (`lower_with`: the
+    form with w has it), unless the seed-to-seed spread of this searched setting was measured through one
+    form (--between's `form`, stability_replay.model_form): it holds only for that form, since through the
+    other's slopes the same tau is another error."""
+    measured = BETWEEN_FORM.get(players) if budget != "0" and BETWEEN.get(players) else None
+    if measured in ("win values", "margin"):
+        return measured == "win values", f"the form --between was measured through ({measured})"
+    return lower_with, "lower log loss"
 
 
 def fit_setting(ps: list[dict], players: int, budget: str, eval_kind: str, use_q: bool = True) -> outcome.Model:
@@ -319,7 +336,9 @@ def main() -> None:
     ap.add_argument("--markdown", default=None, metavar="FILE", help="the main figures as a Markdown table")
     ap.add_argument("--between", default=None, metavar="FILE",
                     help="a stability_replay.py answer: its per-player-count seed-to-seed spread (`between`, "
-                         "tau_vp) goes into every searched setting's model (between_sd)")
+                         "tau_vp) goes into every searched setting's model (between_sd); where it names the "
+                         "model form it was measured through (`form`), that setting keeps that form instead of "
+                         "the one with the lower log loss")
     args = ap.parse_args()
     if args.between:
         try:
@@ -328,6 +347,8 @@ def main() -> None:
             ap.exit(2, f"error: --between: {e}\n")
         try:
             BETWEEN.update({int(n): float(v["tau_vp"]) for n, v in info["between"].items() if n.isdigit()})
+            BETWEEN_FORM.update({int(n): str(v.get("form", "unknown")) for n, v in info["between"].items()
+                                 if n.isdigit()})
         except (AttributeError, KeyError, TypeError, ValueError):
             ap.exit(2, f"error: --between: {args.between} is not a stability_replay.py answer with per-player "
                        f"`between` figures (tau_vp)\n")
@@ -363,9 +384,9 @@ def main() -> None:
                 q_only = lambda p: has_win_values(p, budget)   # noqa: E731
                 figs_q = cross_fitted(group, q_only, n, budget, eval_kind, True, q_only)
                 figs_plain = cross_fitted(group, q_only, n, budget, eval_kind, False)
-                use_q = log_loss(figs_q) < log_loss(figs_plain)
+                use_q, why = model_form(n, budget, log_loss(figs_q) < log_loss(figs_plain))
                 entry["win_values"] = dict(positions=len(with_q), log_loss_with=round(log_loss(figs_q), 4),
-                                           log_loss_without=round(log_loss(figs_plain), 4), kept=use_q,
+                                           log_loss_without=round(log_loss(figs_plain), 4), kept=use_q, why=why,
                                            with_=measure(figs_q), without=measure(figs_plain))
                 if use_q:
                     figs, m = figs_q, entry["win_values"]["with_"]

@@ -28,7 +28,9 @@ search.final_pick on every recorded search and prints JSON:
   turns whose spread is within one and two of the errors, before and after (`within_1`, `within_2`).
   One sweep of 52 positions pins tau down poorly (3 players: 0.52 VP on one sweep of a search, 3.04 on the
   next), so `--log` repeats: `between` then pools the sweeps (each with its own --sweep-models file, in the
-  order of --log; `between_logs` lists them) and the tie rules are replayed on the first log.
+  order of --log; `between_logs` lists them) and the tie rules are replayed on the first log. Each count's
+  `form` names the model form the sweeps' figures came through (`win values`, `margin`, `mixed`, `unknown`):
+  tau is fitted through that form's slopes and holds for it alone (scripts/outcome_fit.py keeps it).
 
 The halving itself (the core's) is as recorded: only the last pick among its turns is replayed.
 """
@@ -177,6 +179,25 @@ def between(rows: list[dict], budget: str, included: dict | None = None) -> dict
     return out
 
 
+def model_form(m: outcome.Model) -> str:
+    """Which form of the final-result model a sweep's figures came through: `win values` (the term w, the
+    seat's mean win value beside its margin) or `margin` alone. The seed-to-seed spread `between` is fitted in
+    VP through the recorded slopes, which are the margin's slopes of that form: with w the margin carries less
+    of the figure, so its slope is flatter and the same spread of the figure reads as a larger tau. A tau holds
+    only for the form it was measured through (scripts/outcome_fit.py keeps that form)."""
+    return "win values" if any(m.w) else "margin"
+
+
+def with_forms(between_out: dict, forms: dict[int, set]) -> dict:
+    """`between` with each player count's `form`: the model form every pooled sweep ran with, `mixed` when
+    they differ, `unknown` without --sweep-models."""
+    for n, v in between_out.items():
+        if n.isdigit():
+            f = forms.get(int(n), {"unknown"})
+            v["form"] = next(iter(f)) if len(f) == 1 else "mixed"
+    return between_out
+
+
 def replay(rows: list[dict], budget: str, rule: dict) -> dict:
     saved = {k: getattr(search, k) for k in RULE_KEYS}
     try:
@@ -233,19 +254,24 @@ def main() -> None:
     budget = args.budget or next(iter(rows[0]["turns"]))
     if any(budget not in r["turns"] for rows_k, _ in sweeps for r in rows_k):
         ap.exit(2, f"error: --log: not every log recorded the budget {budget}; pool sweeps of one budget\n")
-    pooled_rows, per_log = [], []
+    pooled_rows, per_log, forms = [], [], {}
     for log, (rows_k, model_file) in zip(args.log, sweeps):
-        included = {}
+        included, form = {}, {}
         if model_file:
             try:
                 outcome.load(model_file)
             except ConcordiaError as e:
                 ap.exit(2, f"error: --sweep-models: {e}\n")
             for n in {r["players"] for r in rows_k}:  # the evaluation `auto` gives: the hand formula with 2 players
-                included[n] = outcome.find("hand" if n == 2 else "net", n, float(budget), model_file).between_sd
+                m = outcome.find("hand" if n == 2 else "net", n, float(budget), model_file)
+                included[n] = m.between_sd
+                form[n] = model_form(m)
+        for n in {r["players"] for r in rows_k}:
+            forms.setdefault(n, set()).add(form.get(n, "unknown"))
         pooled_rows += [dict(r, included=included) for r in rows_k]
         per_log.append(dict(log=log, positions=len(rows_k),
-                            between_included={str(n): b for n, b in sorted(included.items())}))
+                            between_included={str(n): b for n, b in sorted(included.items())},
+                            forms={str(n): f for n, f in sorted(form.items())}))
     included = pooled_rows[0]["included"]
     grid = [dict(TIE_WIN=w, TIE_Z=z, TIE_VISITS=v, TIE_ROUNDS=r) for w, z, v, r in itertools.product(
         [float(x) for x in args.tie_win.split(",")], [float(x) for x in args.tie_z.split(",")],
@@ -253,7 +279,7 @@ def main() -> None:
     today = {k: getattr(search, k) for k in RULE_KEYS}
     out = dict(command="python3 scripts/stability_replay.py " + " ".join(sys.argv[1:]), budget=budget,
                positions=len(rows), reproduced=reproduced(rows, budget), se_ratio=se_ratio(rows, budget),
-               between=between(pooled_rows, budget),
+               between=with_forms(between(pooled_rows, budget), forms),
                between_included={str(n): b for n, b in sorted(included.items())},
                between_logs=per_log,
                today=replay(rows, budget, today),

@@ -107,3 +107,17 @@ def test_worst_gap_floor_is_the_worst_of_normal_gaps():
     assert 1.84 < floor < 1.92
     assert abs(outcome_fit.worst_gap_floor([3.0] * 10, rng, draws=20000) - 3 * floor) < 0.1
     assert math.isnan(outcome_fit.worst_gap_floor([float("nan")], rng))
+
+
+def test_a_searched_setting_keeps_the_form_its_seed_spread_was_measured_through(monkeypatch):
+    """The 3-player refit of 2026-12-04 dropped w by log loss while its between_sd had been measured through
+    w's flatter margin slope: every turn then showed about +-9 points. The measured form now wins over the
+    log loss at searched budgets; the position's own evaluation (budget 0) carries no spread and goes by
+    log loss, as does a count measured through mixed forms or not at all."""
+    monkeypatch.setattr(outcome_fit, "BETWEEN", {3: 1.96, 4: 0.07, 2: 0.0})
+    monkeypatch.setattr(outcome_fit, "BETWEEN_FORM", {3: "win values", 4: "mixed", 2: "margin"})
+    assert outcome_fit.model_form(3, "3.0", lower_with=False)[0] is True
+    assert outcome_fit.model_form(3, "0", lower_with=False)[0] is False
+    assert outcome_fit.model_form(4, "3.0", lower_with=False) == (False, "lower log loss")
+    assert outcome_fit.model_form(2, "3.0", lower_with=True) == (True, "lower log loss")   # no spread measured
+    assert outcome_fit.model_form(5, "3.0", lower_with=True) == (True, "lower log loss")

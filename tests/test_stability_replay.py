@@ -124,3 +124,18 @@ def test_the_script_pools_logs_and_wants_one_model_file_per_log(tmp_path, capsys
     assert run_main(["--log", str(logs[0]), "--log", str(logs[1]), "--sweep-models", "a.json",
                      "--sweep-models", "b.json", "--sweep-models", "c.json"]) == 2
     assert "3 files for 2 logs" in capsys.readouterr().err
+
+
+def test_between_names_the_model_form_each_count_was_measured_through():
+    """tau is fitted through the recorded slopes of the form the sweep ran with (w or the margin alone), so
+    the answer says which: one form for every pooled sweep, `mixed` when they differ, `unknown` without the
+    model files."""
+    from concordia_ai.ai import outcome
+    with_w = outcome.Model("net", 3, 3.0, w=(-5.0, 30.0))
+    plain = outcome.Model("net", 3, 3.0)
+    assert stability_replay.model_form(with_w) == "win values"
+    assert stability_replay.model_form(plain) == "margin"
+    out = stability_replay.with_forms({"3": {}, "4": {}, "5": {}, "note": {}},
+                                      {3: {"win values"}, 4: {"win values", "margin"}})
+    assert out["3"]["form"] == "win values" and out["4"]["form"] == "mixed" and out["5"]["form"] == "unknown"
+    assert "form" not in out["note"]
