@@ -12,7 +12,9 @@ train --out); without one a side searches with the shipped weights, never with t
 is an SPRT of H0 "the candidate wins its fair share" against H1 "the fair share + delta", read over the games
 in their fixed order; it stops the match when decided ("better" or "worse"), or at --games ("undecided").
 Budgets are in iterations (--iterations) or CPU seconds per search (--seconds: equal time, as the gate's
-second stage). The log (--log, one game a line) resumes: rerun the command to go on. Prints JSON: the test's
+second stage); --candidate-seconds gives the candidate its own time (four times the time, issue 25 (c)), and
+--fixed plays every game of --games (a confirmation of fixed size). The log (--log, one game a line) resumes:
+rerun the command to go on. Prints JSON: the test's
 answer, the games counted, wins with their 95 % interval, the mean margin and the time per move of each side.
 """
 from __future__ import annotations
@@ -54,7 +56,13 @@ def main(argv=None) -> dict:
     budget = ap.add_mutually_exclusive_group(required=True)
     budget.add_argument("--iterations", type=int, help="iterations per search, both sides")
     budget.add_argument("--seconds", type=float, help="CPU seconds per search, both sides (equal time)")
+    ap.add_argument("--candidate-seconds", type=float, default=None, metavar="S",
+                    help="the candidate's own CPU seconds per search (default: --seconds for both): four times "
+                         "the time is --seconds 0.03 --candidate-seconds 0.12")
     ap.add_argument("--games", type=int, default=200, help="the most games (default 200)")
+    ap.add_argument("--fixed", action="store_true",
+                    help="play all --games whatever the test says (a match of fixed size, to confirm a screen): "
+                         "the figures count every game, `sprt_games` says where the test stood")
     ap.add_argument("--delta", type=float, default=0.1, help="H1: the fair share + this (default 0.1)")
     ap.add_argument("--alpha", type=float, default=0.05)
     ap.add_argument("--beta", type=float, default=0.05)
@@ -64,12 +72,16 @@ def main(argv=None) -> dict:
     args = ap.parse_args(argv)
     if (args.iterations is not None and args.iterations < 1) or (args.seconds is not None and args.seconds <= 0):
         ap.exit(2, "error: the budget must be positive (--iterations N >= 1 or --seconds S > 0)\n")
+    if args.candidate_seconds is not None and (args.candidate_seconds <= 0 or args.seconds is None):
+        ap.exit(2, "error: --candidate-seconds must be positive and goes with --seconds (both sides in time)\n")
     if args.games < 1 or not 0 < args.delta < 1 - 1 / args.players:
         ap.exit(2, f"error: --games must be >= 1 and --delta in (0, {1 - 1 / args.players:.2f})\n")
     try:
         sides = dict(candidate=gate.Side(parse_knobs(args.candidate, "--candidate"),
                                          weights_dir(args.candidate_prior, "--candidate-prior", ap),
-                                         weights_dir(args.candidate_value, "--candidate-value", ap)),
+                                         weights_dir(args.candidate_value, "--candidate-value", ap),
+                                         None if args.candidate_seconds is None
+                                         else dict(iterations=0, seconds=args.candidate_seconds)),
                      incumbent=gate.Side(parse_knobs(args.incumbent, "--incumbent"),
                                          weights_dir(args.incumbent_prior, "--incumbent-prior", ap),
                                          weights_dir(args.incumbent_value, "--incumbent-value", ap)))
@@ -81,7 +93,7 @@ def main(argv=None) -> dict:
     test = gate.Sprt.against_fair_share(args.players, args.delta, args.alpha, args.beta)
     Path(args.log).parent.mkdir(parents=True, exist_ok=True)
     result = gate.run_stage(stage, sides, budget, args.board, args.players, args.seed_start, test, args.games,
-                            args.log, jobs=args.jobs)
+                            args.log, stop=not args.fixed, jobs=args.jobs)
     result["command"] = "python3 scripts/gate.py " + shlex.join(sys.argv[1:] if argv is None else argv)
     result["sides"] = {k: v.as_task() for k, v in sides.items()}
     print(json.dumps(result))

@@ -5,6 +5,8 @@
     python3 scripts/train_value.py generate --bot ismcts:iterations=200 --games 2000 --seed 2 --out data/value/mcts.npz
     python3 scripts/train_value.py train --data data/value/heur.npz data/value/mcts.npz --seed 1 --install
     python3 scripts/train_value.py train --data data/loop/gen-3/value.npz --keep-others --out DIR
+    python3 scripts/train_value.py train --data data/loop/gen-2/value.npz --init shipped --lr 3e-4 --epochs 4 \
+        --shared 3 4 5 --search-target 0.5 --keep-others --out DIR      # a warm start from the shipped set
     python3 scripts/train_value.py evaluate --data data/value/mcts.npz [--weights DIR]
 
 `generate` is concordia_ai.lab.selfplay on the runner (--jobs, --backend dask --scheduler ADDRESS, the TLS
@@ -190,11 +192,21 @@ def gradients(prm: dict, xb: np.ndarray, yb: np.ndarray, fb: np.ndarray, vp_weig
                 b_vp=np.array(dvp.sum()))
 
 
+def unfold(w: dict, mu: np.ndarray, sd: np.ndarray) -> dict:
+    """An exported weight set (standardisation folded into the first layer) as training parameters on
+    features standardised by mu and sd: the same function of the raw features, exactly (fit's export undone)."""
+    w1 = w["w1"].astype(np.float64)
+    return dict(w1=w1 * sd, b1=w["b1"].astype(np.float64) + w1 @ mu, w_win=w["w_win"].astype(np.float64),
+                w_vp=w["w_vp"].astype(np.float64), b_vp=np.array(float(w["b_vp"])))
+
+
 def fit(ds: list[dict], hidden: int, epochs: int, seed: int, vp_weight: float, vp_scale: float, lr: float,
-        l2: float, search_target: float = 0.0, search_min_iters: int = 0) -> dict:
+        l2: float, search_target: float = 0.0, search_min_iters: int = 0, init: dict | None = None) -> dict:
     """Train one network on one or more player counts' positions (minibatches of one count each, in
     shuffled order) on their targets (targets(): the labels, mixed with the search's estimates at weight
-    search_target); returns the exported weights, with the standardisation folded into the first layer."""
+    search_target); returns the exported weights, with the standardisation folded into the first layer.
+    `init`: an exported weight set to start from (a warm start: what it learned from its own data stays,
+    unless the new positions move it), of this `hidden` and vp_scale, instead of random weights."""
     rng = np.random.default_rng(seed)
     F = ds[0]["x"].shape[2]
     flat = np.concatenate([d["x"].reshape(-1, F) for d in ds]).astype(np.float64)
@@ -206,8 +218,11 @@ def fit(ds: list[dict], hidden: int, epochs: int, seed: int, vp_weight: float, v
         y, f, _ = targets(d, search_target, search_min_iters)
         sets.append(dict(x=((d["x"] - mu) / sd).astype(np.float32), y=y, f=(f / vp_scale).astype(np.float32)))
     mean_final = float(np.mean(np.concatenate([s["f"].ravel() for s in sets])))
-    prm = dict(w1=rng.normal(0, 1 / np.sqrt(F), (hidden, F)), b1=np.zeros(hidden),
-               w_win=rng.normal(0, 0.1, hidden), w_vp=rng.normal(0, 0.1, hidden), b_vp=np.array(mean_final))
+    if init is not None:
+        prm = unfold(init, mu, sd)
+    else:
+        prm = dict(w1=rng.normal(0, 1 / np.sqrt(F), (hidden, F)), b1=np.zeros(hidden),
+                   w_win=rng.normal(0, 0.1, hidden), w_vp=rng.normal(0, 0.1, hidden), b_vp=np.array(mean_final))
     opt = Adam(prm, lr)
     batch = 512
     for epoch in range(epochs):
@@ -243,13 +258,16 @@ def train(args) -> None:
     report, sets = {}, {}
     shared = None
     search = dict(search_target=args.search_target, search_min_iters=args.search_min_iters)
+    init = initial_sets(args)
     if args.shared:
-        shared = fit([split(d, False) for n, d in sorted(data.items()) if n in args.shared], args.hidden,
-                     args.epochs, args.seed, args.vp_weight, args.vp_scale, args.lr, args.l2, **search)
+        counts = [n for n in sorted(data) if n in args.shared]
+        shared = fit([split(data[n], False) for n in counts], args.hidden, args.epochs, args.seed, args.vp_weight,
+                     args.vp_scale, args.lr, args.l2, **search, init=init[counts[0]] if init and counts else None)
     for n, d in sorted(data.items()):
         tr, ho = split(d, False), held_out(d, args.evaluate_on)
         w = shared if shared is not None and n in args.shared else fit([tr], args.hidden, args.epochs, args.seed + n, args.vp_weight,
-                                                  args.vp_scale, args.lr, args.l2, **search)
+                                                  args.vp_scale, args.lr, args.l2, **search,
+                                                  init=init[n] if init else None)
         sets[n] = w
         report[n] = dict(train_positions=int(len(tr["winner"])), train_games=int(len(np.unique(tr["game"]))),
                          search_targets=dict(weight=args.search_target, min_iters=args.search_min_iters,
@@ -263,6 +281,26 @@ def train(args) -> None:
     if args.report:
         write_atomic(args.report, json.dumps(report, indent=2) + "\n")
     print(json.dumps(summary(report), indent=2))
+
+
+def initial_sets(args) -> dict | None:
+    """--init's weight sets (None without it), checked against the network being trained: the same hidden
+    size and VP scale, and for --shared one network for those counts (as the shipped set has: the same
+    arrays for 3, 4 and 5 players)."""
+    if args.init is None:
+        return None
+    try:
+        sets = value.read_weights(*value_weights.weight_files(None if args.init == "shipped" else args.init))
+    except ConcordiaError as e:
+        raise SystemExit(f"error: --init: {e}")
+    for n, w in sets.items():
+        if w["w1"].shape[0] != args.hidden or abs(float(w["vp_scale"]) - args.vp_scale) > 1e-6:
+            raise SystemExit(f"error: --init: its {n}-player network has {w['w1'].shape[0]} hidden units and VP "
+                             f"scale {float(w['vp_scale']):g}; valid: --hidden and --vp-scale equal to them")
+    if args.shared and len({sets[n]["w1"].tobytes() for n in args.shared if n in sets}) > 1:
+        raise SystemExit(f"error: --init: its networks for {args.shared} differ; valid: a set trained with the same "
+                         f"--shared")
+    return sets
 
 
 def write_weights(directory: Path, sets: dict, args, report: dict) -> None:
@@ -310,6 +348,7 @@ def metadata(args, report: dict, sets: dict, kept: dict, sha256: str) -> dict:
                 kept_from_before=kept,
                 command="python3 scripts/train_value.py " + " ".join(sys.argv[1:]),
                 training=dict(seed=args.seed, shared=args.shared, epochs=args.epochs, lr=args.lr, l2=args.l2,
+                              init=args.init,
                               vp_weight=args.vp_weight, vp_scale=args.vp_scale, search_target=args.search_target,
                               search_min_iters=args.search_min_iters, holdout=f"game id % {HOLDOUT_EVERY} == 0"),
                 data=sources, games=sum(s["games"] or 0 for s in sources), holdout=summary(report),
@@ -360,6 +399,10 @@ def main() -> None:
                    help="with --search-target: only estimates from searches of at least N iterations")
     t.add_argument("--evaluate-on", type=int, nargs="+", default=None, metavar="K",
                    help="report held-out figures on the games of these --data files only (0-based)")
+    t.add_argument("--init", default=None, metavar="DIR",
+                   help="start from this weight set (a directory of weights.npz and weights.json, or `shipped`) "
+                        "instead of random weights: a warm start that keeps what it learned from its own data; "
+                        "use a smaller --lr")
     t.add_argument("--report", default=None, help="write the full held-out report (with reliability tables) here")
     where = t.add_mutually_exclusive_group()
     where.add_argument("--install", action="store_true", help="write the package's weights and metadata")

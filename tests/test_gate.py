@@ -44,6 +44,34 @@ def test_the_gate_rotates_the_candidate_through_every_seat_of_a_deal():
     assert tasks[0]["candidate"] == dict(search=dict(policy=0.3), weights="w", value_weights=None)
 
 
+def test_a_side_with_its_own_budget_searches_with_it_and_the_other_with_the_stages():
+    """Four times the time (issue 25 (c)) as a gate: the candidate's budget over the stage's; a side without one
+    logs as before (no `budget` key), so the logs of equal budgets resume unchanged."""
+    from concordia_ai.lab.gate import stage_search
+    sides = dict(candidate=Side({}, None, "v", dict(iterations=0, seconds=0.12)), incumbent=Side({}, None, "v"))
+    task = stage_tasks("time", sides, dict(iterations=0, seconds=0.03), "imperium", 4, 1, max_games=4)[0]
+    assert stage_search(task["candidate"], task["budget"]) == dict(iterations=0, seconds=0.12)
+    assert stage_search(task["incumbent"], task["budget"]) == dict(iterations=0, seconds=0.03)
+    assert "budget" not in task["incumbent"]
+
+
+def test_a_fixed_match_counts_every_game_where_a_screen_stops_at_the_decision(monkeypatch):
+    """stop=False (gate.py --fixed) plays all max_games and counts them all; the test's own stopping point is
+    kept beside them as sprt_games."""
+    from concordia_ai.lab import gate
+    wins = [1, 1, 1, 1, 0, 0, 0, 0]
+    monkeypatch.setattr(gate._jobs, "run_logged", lambda fn, tasks, key, log, **kw: (
+        [dict(win=wins[i], margin=0.0, cand_seconds=0.0, cand_choices=1, inc_seconds=0.0, inc_choices=1)
+         for i in range(len(tasks))], None))
+    test = Sprt.against_fair_share(2, delta=0.4, alpha=0.1, beta=0.1)   # four wins first decide "better"
+    sides = dict(candidate=Side(), incumbent=Side())
+    screen = gate.run_stage("fixed", sides, dict(iterations=5), "italia", 2, 1, test, 8, None, batch=2)
+    assert screen["decision"] == "better" and screen["games"] == 4 and screen["wins"] == 4
+    fixed = gate.run_stage("fixed", sides, dict(iterations=5), "italia", 2, 1, test, 8, None, batch=2, stop=False)
+    assert fixed["decision"] == "better" and fixed["games"] == 8 and fixed["wins"] == 4
+    assert fixed["played"] == 8 and fixed["sprt_games"] == 4
+
+
 # ---------------------------------------------------------------- two priors in one process
 
 def write_weights(directory, seed, hidden=3):

@@ -36,7 +36,9 @@ def test_bad_input_is_one_line_and_exit_2(tmp_path):
     cases = [(["--iterations", "10", "--candidate-value", str(tmp_path / "nowhere")], "is not a directory of weights"),
              (["--iterations", "10", "--candidate", "c_puct=banana"], "c_puct"),
              (["--iterations", "0"], "the budget must be positive"),
-             (["--seconds", "0.01", "--players", "2", "--delta", "0.6"], "--delta in (0, 0.50)")]
+             (["--seconds", "0.01", "--players", "2", "--delta", "0.6"], "--delta in (0, 0.50)"),
+             (["--iterations", "10", "--candidate-seconds", "0.1"], "goes with --seconds"),
+             (["--seconds", "0.01", "--candidate-seconds", "0"], "--candidate-seconds must be positive")]
     for args, words in cases:
         r = run(*args)
         assert r.returncode == 2, (args, r.stderr)

@@ -251,3 +251,20 @@ def test_out_and_install_are_exclusive_and_evaluate_refuses_a_missing_set(tmp_pa
     with pytest.raises(SystemExit) as e:
         train_value.main()
     assert e.value.code == 2 and capsys.readouterr().err.startswith("error: value weights: cannot read")
+
+
+# ---------------------------------------------------------------- a warm start (--init)
+
+def test_a_warm_start_begins_at_exactly_the_function_it_was_given_and_then_moves_from_it():
+    """unfold undoes the export's folding for the new data's standardisation, so zero epochs from --init's
+    weights give back the same network (to float32), and training from it moves it towards the data."""
+    d = known_estimates()
+    start = train_value.fit([positions(2, 300, seed=2)], **dict(FIT, epochs=2))
+    same_again = train_value.fit([d], **dict(FIT, epochs=0), init=start)
+    x = d["x"]
+    p0, vp0 = value.forward_numpy(start, x)
+    p1, vp1 = value.forward_numpy(same_again, x)
+    assert np.allclose(p0, p1, atol=1e-5) and np.allclose(vp0, vp1, atol=1e-3)
+    moved = train_value.fit([d], **dict(FIT, epochs=40, lr=0.03), init=start)
+    p2, _ = value.forward_numpy(moved, x)
+    assert p2[:, 1].mean() > p0[:, 1].mean() + 0.2      # every game of d was won by seat 1

@@ -89,9 +89,13 @@ class Side:
     search: dict = field(default_factory=dict)
     weights: str | None = None
     value_weights: str | None = None
+    budget: dict | None = None      # its own budget over the stage's (None: the stage's; e.g. four times the time)
 
     def as_task(self) -> dict:
-        return dict(search=self.search, weights=self.weights, value_weights=self.value_weights)
+        task = dict(search=self.search, weights=self.weights, value_weights=self.value_weights)
+        if self.budget:
+            task["budget"] = self.budget   # only when set, so that the logs of equal budgets read as before
+        return task
 
 
 class GateBot(Bot):
@@ -120,8 +124,8 @@ def bot_seed(board: str, seed: int, cand_seat: int, seat: int) -> int:
 
 
 def stage_search(side: dict, budget: dict) -> dict:
-    """A side's knobs with the stage's budget over its own."""
-    return {**side["search"], **budget}
+    """A side's knobs with the stage's budget over its own, and the side's own budget (Side.budget) over that."""
+    return {**side["search"], **budget, **(side.get("budget") or {})}
 
 
 def play_gate_game(task: dict) -> dict:
@@ -176,10 +180,13 @@ def summarize(records: list[dict], players: int) -> dict:
 
 
 def run_stage(stage: str, sides: dict, budget: dict, board: str, players: int, seed_start: int, test: Sprt,
-              max_games: int, log: str | None, batch: int | None = None, on_batch=None, **runner_options) -> dict:
+              max_games: int, log: str | None, batch: int | None = None, on_batch=None, stop: bool = True,
+              **runner_options) -> dict:
     """Play the stage's games in batches (default: a deal's seat rotation per worker) until the test is
     decided or max_games are in; returns the test's answer and the counted games' summary. on_batch(result)
-    is called after every batch (the loop rewrites its page there)."""
+    is called after every batch (the loop rewrites its page there). stop=False plays all max_games (a
+    match of fixed size, to confirm what a sequential screen decided): the summary then counts every game,
+    and the test's answer is where it stood on them."""
     tasks = stage_tasks(stage, sides, budget, board, players, seed_start, max_games)
     batch = batch or players * max(1, runner_options.get("jobs", 1))
     upto = 0
@@ -187,7 +194,12 @@ def run_stage(stage: str, sides: dict, budget: dict, board: str, players: int, s
         upto = min(len(tasks), upto + batch)
         records, _ = _jobs.run_logged(play_gate_game, tasks[:upto], key, log, **runner_options)
         result = test.run([r["win"] for r in records], max_games)
-        result.update(summarize(records[:result["games"]], players), played=len(records), stage=stage,
+        counted = records[:result["games"]] if stop else records
+        if not stop:
+            result["sprt_games"] = result["games"]      # where the test stood, before every game is counted
+            if upto < len(tasks):
+                result["decision"] = "continue"
+        result.update(summarize(counted, players), played=len(records), stage=stage,
                       budget=budget, board=board, players=players, seeds=[seed_start, tasks[upto - 1]["seed"]])
         if on_batch is not None:
             on_batch(result)
