@@ -8,7 +8,8 @@ positions drawn from them, each searched as a hint searches it, and how the game
 With --search, the searches take those knobs over the hint's (KEY=VALUE,... as the `ismcts` bot spec reads
 them): how a changed default search is refitted. Every position is kept in its record (`position`, the
 position JSON of `concordia position`), so that --from LOG searches the positions of LOG's games again (under
---search, at --budgets) without playing them: a refit after a change of the search costs only its searches.
+--search, at --budgets, with the learned weights installed now; the position's own evaluations are made again
+too) without playing them: a refit after a change of the search or of the value model costs only its searches.
 
 With --opening, every game's first turn is searched too (the opening has the longest horizon, and drawn
 turn starts rarely fall on it). Game g is dealt on board g % 4 with --players seats; each seat's bot is drawn (seeded by the deal) from
@@ -110,10 +111,7 @@ def one_game(task: dict) -> dict:
         state = starts.taken[k]
         g = Game(state.copy(), game.names)
         row = dict(turn=state.turns, pick=k, position=g.to_json(), decider=g.decider,
-                   h=round(outcome.horizon(state, start_cards), 4),
-                   mu_hand=[round(x, 4) for x in core.evaluate_state(state)],
-                   mu_net=[round(x, 4) for x in value.predict(state)[1]],
-                   q_net=[round(x, 5) for x in value.predict(state)[0]], searches={})
+                   h=round(outcome.horizon(state, start_cards), 4), **own_evaluations(state), searches={})
         if only_turn(g) is not None:
             # one legal turn: the hint answers without a search (the model at 0 s); nothing to fit at a budget
             row["forced"] = True
@@ -122,6 +120,14 @@ def one_game(task: dict) -> dict:
         row["searches"] = search_position(g, budgets, task.get("search", {}), seed=deal * 64 + k)
         rows.append(row)
     return dict(rec, final=final, winner=winner, rows=rows, cpu_seconds=round(time.process_time() - t0, 1))
+
+
+def own_evaluations(state) -> dict:
+    """The position's own evaluations (the figures at 0 s): the hand formula's and the installed value model's
+    estimated final VP per seat, and the model's win probabilities."""
+    q, mu = value.predict(state)
+    return dict(mu_hand=[round(x, 4) for x in core.evaluate_state(state)], mu_net=[round(x, 4) for x in mu],
+                q_net=[round(x, 5) for x in q])
 
 
 def search_position(g: Game, budgets: list[float], knobs: dict, seed: int) -> dict:
@@ -156,8 +162,10 @@ def research_game(task: dict) -> dict:
     t0 = time.process_time()
     for k, row in enumerate(old["rows"]):
         row = {key: v for key, v in row.items() if key != "searches"}
+        g = Game.from_json(row["position"])
+        # evaluated again too: a search again after a new value model must not keep the old model's figures at 0 s
+        row.update(own_evaluations(g.state))
         if not row.get("forced"):
-            g = Game.from_json(row["position"])
             pick = row.get("pick", k)
             row["searches"] = search_position(g, task["budgets"], task["search"],
                                               seed=(old["seed"] + old["game"]) * 64 + pick)

@@ -73,8 +73,12 @@ def test_positions_are_kept_and_searched_again_under_other_knobs(tmp_path):
     from concordia_ai.ai.search import TABLE_SEARCH, SearchConfig
     assert rec["config"] == outcome.search_record(SearchConfig(**TABLE_SEARCH))
     assert outcome_fit.search_of([rec]) == rec["config"]
+    # as if the log had been made under another value model: its figures at 0 s are not the installed model's
+    stale = tmp_path / "stale.jsonl"
+    stale.write_text(json.dumps(dict(rec, rows=[dict(r, mu_net=[0.0] * 2, q_net=[0.5] * 2) for r in rec["rows"]]))
+                     + "\n")
     done = _outcome_data("--players", "2", "--budgets", "0.01,0.02", "--search", "select=puct,c_puct=0.5",
-                         "--from", str(first), "--log", str(again))
+                         "--from", str(stale), "--log", str(again))
     assert done.returncode == 0, done.stderr
     new = json.loads(again.read_text())
     assert new["search"] == {"select": "puct", "c_puct": 0.5} and new["budgets"] == [0.01, 0.02]
@@ -83,6 +87,8 @@ def test_positions_are_kept_and_searched_again_under_other_knobs(tmp_path):
     assert (new["final"], new["winner"]) == (rec["final"], rec["winner"])
     for old_row, row in zip(rec["rows"], new["rows"]):
         assert (row["turn"], row["position"], row["h"]) == (old_row["turn"], old_row["position"], old_row["h"])
+        # the position's own evaluations are made again, by the model installed now (the stale ones replaced)
+        assert (row["mu_net"], row["q_net"], row["mu_hand"]) == (old_row["mu_net"], old_row["q_net"], old_row["mu_hand"])
         if not row.get("forced"):
             assert sorted(row["searches"]) == ["0.01", "0.02"]
             assert any(t["chosen"] for t in row["searches"]["0.02"]["turns"])
