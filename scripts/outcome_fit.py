@@ -49,7 +49,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from concordia_ai.ai import outcome  # noqa: E402
-from concordia_ai.ai.search import SearchConfig, TurnCandidate, final_pick  # noqa: E402
+from concordia_ai.ai.search import SearchConfig, TurnCandidate, effective_eval, final_pick  # noqa: E402
 from concordia_ai.ai.value import reliability  # noqa: E402
 from concordia_ai.io import safe_read  # noqa: E402
 from concordia_ai.io.atomic_write import write_atomic  # noqa: E402
@@ -94,11 +94,18 @@ def record_search(rec: dict) -> dict:
 
 def search_of(records: list[dict]) -> dict:
     """The one search the records' positions were searched with (what --write records as `search`);
-    MixedSearchError when they name more than one (records of truncated games, without positions, count not)."""
+    MixedSearchError when they name more than one (records of truncated games, without positions, count not).
+    The value model's sha256 counts only for the records whose search evaluates with it (eval `auto` is the
+    hand formula with 2 players, as outcome.search_note reads it): beside records that used one value model,
+    a 2-player record of another is the same search, since nothing in it came from the model. So 2-player logs
+    need not be searched again after a new value model; the search recorded carries the model's sha256."""
+    searches = [(record_search(rec), rec["players"]) for rec in records if rec.get("rows")]
+    net = {s["value_sha256"] for s, n in searches if effective_eval(s.get("eval", "auto"), n) == "net"}
     found = []
-    for rec in records:
-        s = record_search(rec) if rec.get("rows") else None
-        if s is not None and s not in found:
+    for s, n in searches:
+        if len(net) == 1 and effective_eval(s.get("eval", "auto"), n) != "net":
+            s = dict(s, value_sha256=next(iter(net)))
+        if s not in found:
             found.append(s)
     if not found:
         raise MixedSearchError("the logs hold no positions, so no search to record")

@@ -258,3 +258,17 @@ def test_write_refuses_logs_of_different_searches_before_fitting(tmp_path):
     assert done.stderr.strip().splitlines() == [
         "error: --write: the logs hold positions of 2 different searches (they differ in select); a model "
         "file is fitted on one search: fit each one's logs apart"]
+
+
+def test_a_2_player_record_of_another_value_model_is_the_same_search_beside_records_that_used_one():
+    """With 2 players the hint's evaluation is the hand formula: a 2-player log made before a new value model is
+    not searched again, and it fits with the 3-5 player logs made after (the written search carries the new
+    model's sha256). Between records that used the model, another sha256 is another search, as before."""
+    old = outcome.search_record(replace(HINT, select="puct", policy=1.0))
+    new = dict(old, value_sha256="1" * 64)
+    two = dict(players=2, game=0, rows=[{}], config=old)
+    three = dict(players=3, game=0, rows=[{}], config=new)
+    assert outcome_fit.search_of([two, three]) == new
+    assert outcome_fit.search_of([three, two]) == new
+    with pytest.raises(outcome_fit.MixedSearchError, match="differ in value_sha256"):
+        outcome_fit.search_of([two, three, dict(three, players=4, config=old)])
