@@ -46,6 +46,8 @@ HELP = dict(
     value_search_target="the value model's targets: the weight of the self-play searches' own estimates "
                         "beside the games' results, 0..1 (train_value.py --search-target)",
     value_gate="the candidate searches with the generation's value model too (else the shipped one)",
+    value_warm="train the value model on further from the incumbent's (best.json's value weights, else the "
+               "shipped ones; train_value.py --init, lr 3e-4) instead of from random weights",
     candidate="knobs over the incumbent's for the candidate", gate_board="the gate's board",
     gate_players="the gate's player count", gate_iterations="the fixed stage's iterations per search",
     gate_games="the fixed stage's most games", gate_seconds="the equal-time stage's CPU seconds per search",

@@ -337,7 +337,9 @@ def markdown(report: dict, command: str) -> str:
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--logs", default="results/outcome/positions-*p.jsonl")
+    ap.add_argument("--logs", nargs="+", default=["results/outcome/positions-*p.jsonl"], metavar="GLOB",
+                    help="the outcome_data.py logs: one or more glob patterns (quoted), e.g. the 2-player logs of "
+                         "one folder and the 3-5 player ones of another")
     ap.add_argument("--write", default=None, metavar="FILE", help="write the models fitted on all positions")
     ap.add_argument("--report", default=None, metavar="FILE")
     ap.add_argument("--markdown", default=None, metavar="FILE", help="the main figures as a Markdown table")
@@ -359,7 +361,7 @@ def main() -> None:
         except (AttributeError, KeyError, TypeError, ValueError):
             ap.exit(2, f"error: --between: {args.between} is not a stability_replay.py answer with per-player "
                        f"`between` figures (tau_vp)\n")
-    logs = sorted(glob.glob(args.logs))
+    logs = sorted({f for pattern in args.logs for f in glob.glob(pattern)})
     records = read_logs(logs)
     search = None
     if args.write:

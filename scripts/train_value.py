@@ -258,7 +258,7 @@ def train(args) -> None:
     report, sets = {}, {}
     shared = None
     search = dict(search_target=args.search_target, search_min_iters=args.search_min_iters)
-    init = initial_sets(args)
+    init = initial_sets(args, {n: d["x"].shape[2] for n, d in data.items()})
     if args.shared:
         counts = [n for n in sorted(data) if n in args.shared]
         shared = fit([split(data[n], False) for n in counts], args.hidden, args.epochs, args.seed, args.vp_weight,
@@ -283,7 +283,13 @@ def train(args) -> None:
     print(json.dumps(summary(report), indent=2))
 
 
-def initial_sets(args) -> dict | None:
+def refuse(line: str) -> None:
+    """Bad input: one line on stderr, exit code 2."""
+    print(line, file=sys.stderr)
+    raise SystemExit(2)
+
+
+def initial_sets(args, features: dict[int, int]) -> dict | None:
     """--init's weight sets (None without it), checked against the network being trained: the same hidden
     size and VP scale, and for --shared one network for those counts (as the shipped set has: the same
     arrays for 3, 4 and 5 players)."""
@@ -292,15 +298,29 @@ def initial_sets(args) -> dict | None:
     try:
         sets = value.read_weights(*value_weights.weight_files(None if args.init == "shipped" else args.init))
     except ConcordiaError as e:
-        raise SystemExit(f"error: --init: {e}")
+        refuse(f"error: --init: {e}")
     for n, w in sets.items():
+        if n in features and w["w1"].shape[1] != features[n]:
+            refuse(f"error: --init: its {n}-player network reads {w['w1'].shape[1]} features; the data "
+                             f"has {features[n]}")
         if w["w1"].shape[0] != args.hidden or abs(float(w["vp_scale"]) - args.vp_scale) > 1e-6:
-            raise SystemExit(f"error: --init: its {n}-player network has {w['w1'].shape[0]} hidden units and VP "
+            refuse(f"error: --init: its {n}-player network has {w['w1'].shape[0]} hidden units and VP "
                              f"scale {float(w['vp_scale']):g}; valid: --hidden and --vp-scale equal to them")
     if args.shared and len({sets[n]["w1"].tobytes() for n in args.shared if n in sets}) > 1:
-        raise SystemExit(f"error: --init: its networks for {args.shared} differ; valid: a set trained with the same "
+        refuse(f"error: --init: its networks for {args.shared} differ; valid: a set trained with the same "
                          f"--shared")
     return sets
+
+
+def init_record(source: str | None) -> dict | None:
+    """What a warm start began from, for weights.json: the set's directory (or `shipped`), its sha256, and how
+    it was made (its command, data and game count), so the games behind a warm-started set stay on record."""
+    if source is None:
+        return None
+    meta = value_weights.weight_files(None if source == "shipped" else source)[1]
+    info = json.loads(meta.read_text(encoding="utf-8"))
+    return dict(source=source, sha256=info.get("sha256"), command=info.get("command"), data=info.get("data"),
+                games=info.get("games"), init=info.get("training", {}).get("init"))
 
 
 def write_weights(directory: Path, sets: dict, args, report: dict) -> None:
@@ -348,7 +368,7 @@ def metadata(args, report: dict, sets: dict, kept: dict, sha256: str) -> dict:
                 kept_from_before=kept,
                 command="python3 scripts/train_value.py " + " ".join(sys.argv[1:]),
                 training=dict(seed=args.seed, shared=args.shared, epochs=args.epochs, lr=args.lr, l2=args.l2,
-                              init=args.init,
+                              init=init_record(args.init),
                               vp_weight=args.vp_weight, vp_scale=args.vp_scale, search_target=args.search_target,
                               search_min_iters=args.search_min_iters, holdout=f"game id % {HOLDOUT_EVERY} == 0"),
                 data=sources, games=sum(s["games"] or 0 for s in sources), holdout=summary(report),

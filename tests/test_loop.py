@@ -163,6 +163,16 @@ def test_the_value_model_trains_on_the_searches_estimates_when_asked(tmp_path, m
             f"estimate: 2 players {took} of {positions})") in page
 
 
+def test_a_warm_value_model_trains_on_from_the_incumbents(tmp_path, monkeypatch):
+    fake_games(monkeypatch, lambda task: 0)
+    loop.run_generation(tiny(tmp_path, value=True, value_warm=True), log=lambda m: None)
+    gen = tmp_path / "loop" / "gen-1"
+    val = json.loads((gen / "generation.json").read_text())["steps"]["value"]
+    assert val["command"].endswith(f"--init shipped --lr {loop.WARM_VALUE_LR}")   # no best.json: the shipped set
+    init = json.loads((gen / "value-weights" / "weights.json").read_text())["training"]["init"]
+    assert init["source"] == "shipped"
+
+
 def test_a_value_gated_generation_gives_the_candidate_its_value_model_and_best_json_names_it(tmp_path,
                                                                                               monkeypatch):
     from concordia_ai.ai import value

@@ -251,13 +251,14 @@ def test_write_refuses_logs_of_different_searches_before_fitting(tmp_path):
     puct = json.loads(lines[2])
     puct["search"] = {"select": "puct"}
     (tmp_path / "b.jsonl").write_text(json.dumps(puct) + "\n")
-    done = subprocess.run([sys.executable, str(ROOT / "scripts" / "outcome_fit.py"), "--logs",
-                           str(tmp_path / "*.jsonl"), "--write", str(tmp_path / "out.json")],
-                          capture_output=True, text=True, timeout=120)
-    assert done.returncode == 2 and not (tmp_path / "out.json").exists()
-    assert done.stderr.strip().splitlines() == [
-        "error: --write: the logs hold positions of 2 different searches (they differ in select); a model "
-        "file is fitted on one search: fit each one's logs apart"]
+    # one pattern for both, or one pattern each (the 2-player logs of one folder, the others of another)
+    for logs in ([str(tmp_path / "*.jsonl")], [str(tmp_path / "a.*"), str(tmp_path / "b.*")]):
+        done = subprocess.run([sys.executable, str(ROOT / "scripts" / "outcome_fit.py"), "--logs", *logs,
+                               "--write", str(tmp_path / "out.json")], capture_output=True, text=True, timeout=120)
+        assert done.returncode == 2 and not (tmp_path / "out.json").exists()
+        assert done.stderr.strip().splitlines() == [
+            "error: --write: the logs hold positions of 2 different searches (they differ in select); a model "
+            "file is fitted on one search: fit each one's logs apart"]
 
 
 def test_a_2_player_record_of_another_value_model_is_the_same_search_beside_records_that_used_one():

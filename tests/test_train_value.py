@@ -268,3 +268,22 @@ def test_a_warm_start_begins_at_exactly_the_function_it_was_given_and_then_moves
     moved = train_value.fit([d], **dict(FIT, epochs=40, lr=0.03), init=start)
     p2, _ = value.forward_numpy(moved, x)
     assert p2[:, 1].mean() > p0[:, 1].mean() + 0.2      # every game of d was won by seat 1
+
+
+def test_init_records_what_it_started_from_and_refuses_a_set_of_another_shape(tmp_path, monkeypatch, capsys):
+    shipped = shipped_copy(tmp_path, monkeypatch)
+    data = save(tmp_path / "d.npz", selfplay.arrays(records(30, search=False, features=core.VALUE_FEATURES)))
+    out = tmp_path / "warm"
+    run_main(monkeypatch, capsys, "train", "--data", data, "--epochs", "1", "--lr", "3e-4", "--init", "shipped",
+             "--shared", "3", "4", "5", "--out", str(out), "--keep-others")
+    init = json.loads((out / "weights.json").read_text())["training"]["init"]
+    assert init["source"] == "shipped"
+    assert init["sha256"] == json.loads((shipped / "weights.json").read_text())["sha256"]
+    # the shipped net has 32 hidden units: a warm start of 2 is refused in one line, nothing written
+    monkeypatch.setattr(sys, "argv", ["train_value.py", "train", "--data", data, "--hidden", "2", "--init",
+                                      "shipped", "--out", str(tmp_path / "no")])
+    with pytest.raises(SystemExit) as e:
+        train_value.main()
+    err = capsys.readouterr().err.strip().splitlines()
+    assert e.value.code == 2 and len(err) == 1 and "--init" in err[0] and "32 hidden units" in err[0]
+    assert not (tmp_path / "no").exists()

@@ -76,6 +76,7 @@ class Settings:
     value: bool = True
     value_epochs: int = 8
     value_search_target: float = 0.0         # train_value.py --search-target: the search estimates' weight
+    value_warm: bool = False                 # train on from the incumbent's value model (train_value.py --init)
     value_gate: bool = False                 # the candidate searches with the generation's value model too
     # the gate
     candidate: str = "select=puct,policy=1"  # knobs over the incumbent's for the candidate
@@ -94,6 +95,9 @@ class Settings:
     commit: bool = False
     command: str = ""
     extra: dict = field(default_factory=dict)
+
+
+WARM_VALUE_LR = 3e-4       # --value-warm's learning rate (train_value.py's default is 3e-3)
 
 
 def parse_knobs(text: str, name: str) -> dict:
@@ -232,6 +236,10 @@ class Generation:
                "--out", str(self.value_weights), "--keep-others"]
         if self.s.value_search_target > 0:
             cmd += ["--search-target", str(self.s.value_search_target)]
+        if self.s.value_warm:
+            # from the model the incumbent searches with, at a tenth of the rate: trained on further, the
+            # shipped model beat its own retraining from scratch (results/value-warm/README.md)
+            cmd += ["--init", self.incumbent.get("value_weights") or "shipped", "--lr", str(WARM_VALUE_LR)]
         # a generation trained before the weights were written gets them when the gate needs them
         missing = self.s.value_gate and not self.value_weights_written()
         if not report.exists() or missing:

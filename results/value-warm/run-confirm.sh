@@ -5,7 +5,8 @@
 #   imperium4: 4-player Imperium, 200 games (deals 80000-80049 x 4 seats): about 12 CPU s a game, 20 minutes
 #              of wall time on 2 cores
 #   italia3:   3-player Italia, 201 games (deals 81000-81066 x 3 seats): about 8 CPU s a game, 14 minutes
-# Each log resumes. ROWS picks the rows (default both).
+# Each log resumes. ROWS picks the rows (default both). In the session only imperium4 ran; italia3 gave its CPU to
+# the recalibration and was replaced by an SPRT screen (run-screen-italia3.sh).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 PY="nice -n 10 ${PY:-.venv/bin/python}"
