@@ -312,6 +312,17 @@ def initial_sets(args, features: dict[int, int]) -> dict | None:
     return sets
 
 
+def games_behind(sources: list[dict], report: dict, init: str | None) -> int:
+    """Every game the set learned from: the data files' (from their side files, else counted in the data: the
+    training and held-out games of every player count) and, after a warm start, the games behind --init's set."""
+    if all(s["games"] for s in sources):
+        own = sum(s["games"] for s in sources)
+    else:
+        own = sum(r["train_games"] + r["holdout"]["games"] for r in report.values())
+    before = (init_record(init) or {}).get("games") or 0
+    return int(own + before)
+
+
 def init_record(source: str | None) -> dict | None:
     """What a warm start began from, for weights.json: the set's directory (or `shipped`), its sha256, and how
     it was made (its command, data and game count), so the games behind a warm-started set stay on record."""
@@ -371,7 +382,7 @@ def metadata(args, report: dict, sets: dict, kept: dict, sha256: str) -> dict:
                               init=init_record(args.init),
                               vp_weight=args.vp_weight, vp_scale=args.vp_scale, search_target=args.search_target,
                               search_min_iters=args.search_min_iters, holdout=f"game id % {HOLDOUT_EVERY} == 0"),
-                data=sources, games=sum(s["games"] or 0 for s in sources), holdout=summary(report),
+                data=sources, games=games_behind(sources, report, args.init), holdout=summary(report),
                 python=platform.python_version(), numpy=np.__version__)
 
 

@@ -4,6 +4,7 @@ import hashlib
 import json
 import shutil
 import threading
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -241,7 +242,21 @@ def golden_positions():
     return out
 
 
+# The value model the digest below was recorded with (shipped until 2026-12-04, 7th session): the search's play
+# depends on it wherever it evaluates with the model, and what these digests pin is the search around it.
+ROUND1_VALUE = Path(__file__).resolve().parent.parent / "results" / "value-warm" / "round1-weights"
+
+
 def search_digest(extra):
+    from concordia_ai.lab import value_weights
+    value_weights.hold(ROUND1_VALUE)
+    try:
+        return _search_digest(extra)
+    finally:
+        value_weights.hold(None)
+
+
+def _search_digest(extra):
     rows = []
     for g in golden_positions():
         for kw in (dict(), dict(eval="hand", root_floor=0.0), dict(rollout="greedy", rollout_turns=2),

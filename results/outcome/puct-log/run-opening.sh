@@ -7,6 +7,8 @@
 # Since the session of 2026-12-04 (5th), 4-player Italia, Creta and Aegyptus take theirs from self-play of the
 # default too (results/outcome/selfplay-4p/, 152 games each), and 2-player Creta's log holds 300 games; then
 # 4-player Imperium's too (run-imperium.sh).
+# OUT names the output (default results/outcome/puct-log/opening: .json and .txt); the warm-started value model's
+# check went to results/outcome/warm-log/opening (7th session).
 set -euo pipefail
 cd "$(dirname "$0")/../../.."
 nice -n 10 ${PY:-.venv/bin/python} scripts/opening_figures.py --seeds 2 --seconds 3 --jobs 2 \
@@ -14,4 +16,4 @@ nice -n 10 ${PY:-.venv/bin/python} scripts/opening_figures.py --seeds 2 --second
     --selfplay results/outcome/selfplay-2p/creta.jsonl --selfplay results/outcome/selfplay-2p/aegyptus.jsonl \
     --selfplay results/outcome/selfplay-4p/italia.jsonl --selfplay results/outcome/selfplay-4p/creta.jsonl \
     --selfplay results/outcome/selfplay-4p/aegyptus.jsonl --selfplay results/outcome/selfplay-4p/imperium.jsonl \
-    --out results/outcome/puct-log/opening.json > results/outcome/puct-log/opening.txt 2>&1
+    --out "${OUT:-results/outcome/puct-log/opening}.json" > "${OUT:-results/outcome/puct-log/opening}.txt" 2>&1
