@@ -14,7 +14,8 @@ in their fixed order; it stops the match when decided ("better" or "worse"), or 
 Budgets are in iterations (--iterations) or CPU seconds per search (--seconds: equal time, as the gate's
 second stage); --candidate-seconds gives the candidate its own time (four times the time, issue 25 (c)), and
 --fixed plays every game of --games (a confirmation of fixed size). The log (--log, one game a line) resumes:
-rerun the command to go on. Prints JSON: the test's
+rerun the command to go on; each game keeps the sides and budget it was played with (`setup`), and a log of
+another match is refused rather than counted. Prints JSON: the test's
 answer, the games counted, wins with their 95 % interval, the mean margin and the time per move of each side.
 """
 from __future__ import annotations
@@ -92,8 +93,11 @@ def main(argv=None) -> dict:
     stage = "fixed" if args.iterations is not None else "time"
     test = gate.Sprt.against_fair_share(args.players, args.delta, args.alpha, args.beta)
     Path(args.log).parent.mkdir(parents=True, exist_ok=True)
-    result = gate.run_stage(stage, sides, budget, args.board, args.players, args.seed_start, test, args.games,
-                            args.log, stop=not args.fixed, jobs=args.jobs)
+    try:
+        result = gate.run_stage(stage, sides, budget, args.board, args.players, args.seed_start, test, args.games,
+                                args.log, stop=not args.fixed, jobs=args.jobs)
+    except ConcordiaError as e:
+        ap.exit(2, f"error: {e}\n")
     result["command"] = "python3 scripts/gate.py " + shlex.join(sys.argv[1:] if argv is None else argv)
     result["sides"] = {k: v.as_task() for k, v in sides.items()}
     print(json.dumps(result))

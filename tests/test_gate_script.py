@@ -27,6 +27,14 @@ def test_a_tiny_match_plays_every_seat_and_resumes_from_its_log(tmp_path, capsys
     again = gate_script.main(argv)
     assert len(log.read_text().splitlines()) == 3
     assert {k: again[k] for k in ("games", "wins", "decision")} == {k: first[k] for k in ("games", "wins", "decision")}
+    # the same log with another side is another match: refused in one line, nothing played into it
+    other = [a if a != "rollout_turns=1,select=ucb,policy=0" else "rollout_turns=2,select=ucb,policy=0" for a in argv]
+    done = subprocess.run([sys.executable, str(SCRIPT), *other], capture_output=True, text=True, timeout=60)
+    assert done.returncode == 2 and "Traceback" not in done.stderr
+    assert done.stderr.strip().splitlines() == [
+        f"error: the log {log} holds games of another match (they differ in candidate, incumbent); give another "
+        f"--log, or the same sides and budget to resume it"]
+    assert len(log.read_text().splitlines()) == 3
 
 
 def test_bad_input_is_one_line_and_exit_2(tmp_path):

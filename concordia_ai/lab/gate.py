@@ -24,6 +24,7 @@ counted. At max_games undecided: "undecided".
 from __future__ import annotations
 
 import math
+import os
 import time
 import zlib
 from dataclasses import dataclass, field
@@ -31,6 +32,8 @@ from dataclasses import dataclass, field
 from ..ai import policy
 from ..ai.bots import Bot, play_game
 from ..ai.search import SearchConfig, best_move, effective_eval
+from ..engine.errors import ConcordiaError
+from ..io.jsonl import read_records
 from . import jobs as _jobs
 from . import prior_weights, value_weights
 from .ratings import wilson
@@ -146,11 +149,34 @@ def play_gate_game(task: dict) -> dict:
     totals = [s["total"] for s in game.scores()]
     rank = game.ranking().index(seat) + 1
     others = [i for i in range(players) if i != seat]
-    return dict({k: task[k] for k in KEY}, win=int(rank == 1), rank=rank, vp=totals[seat],
+    return dict({k: task[k] for k in KEY}, setup=setup(task), win=int(rank == 1), rank=rank, vp=totals[seat],
                 margin=totals[seat] - max(totals[i] for i in others), totals=totals, truncated=played.truncated,
                 cand_seconds=played.think[seat], cand_choices=choices[seat],
                 inc_seconds=sum(played.think[i] for i in others), inc_choices=sum(choices[i] for i in others),
                 moves=played.moves)
+
+
+class GateLogError(ConcordiaError):
+    """A gate log that holds games of another match (other sides or budget) than the one asked for."""
+
+
+def setup(task: dict) -> dict:
+    """What a game's result depends on besides its key: the budget and both sides (knobs, weights, own budget)."""
+    return dict(budget=task["budget"], candidate=task["candidate"], incumbent=task["incumbent"])
+
+
+def check_log(log: str | None, tasks: list[dict]) -> None:
+    """Refuse to resume a log whose games were played by another match: its records would be counted as this
+    one's. Records written before games kept their `setup` cannot be checked and are taken as they are."""
+    if log is None or not tasks or not os.path.exists(log):
+        return
+    want = setup(tasks[0])
+    for rec in read_records(log, repair=True, error=GateLogError):
+        had = rec.get("setup")
+        if had is not None and had != want:
+            parts = sorted(k for k in want if had.get(k) != want[k])
+            raise GateLogError(f"the log {log} holds games of another match (they differ in {', '.join(parts)}); "
+                               f"give another --log, or the same sides and budget to resume it")
 
 
 def key(r: dict) -> tuple:
@@ -188,6 +214,7 @@ def run_stage(stage: str, sides: dict, budget: dict, board: str, players: int, s
     match of fixed size, to confirm what a sequential screen decided): the summary then counts every game,
     and the test's answer is where it stood on them."""
     tasks = stage_tasks(stage, sides, budget, board, players, seed_start, max_games)
+    check_log(log, tasks)
     batch = batch or players * max(1, runner_options.get("jobs", 1))
     upto = 0
     while True:
