@@ -4,9 +4,11 @@
 # a move, the candidate with results/value-warm/weights against two copies of the shipped model. It replaces
 # run-confirm.sh's fixed italia3 row (201 games, about 27 CPU minutes), dropped for the session's CPU: the
 # 4-player row was confirmed at fixed size. Planned: about 8 CPU s a game, 5-15 minutes. The log resumes.
+# Since the warm model is installed, the incumbent names the round-1 set it played with (then the shipped one).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 nice -n 10 ${PY:-.venv/bin/python} scripts/gate.py --candidate-value results/value-warm/weights \
+    --incumbent-value results/value-warm/round1-weights \
     --board italia --players 3 --games 201 --seed-start 81000 --seconds 0.03 --jobs 2 \
     --log results/value-warm/screen-italia3.jsonl > results/value-warm/screen-italia3.json \
     2> results/value-warm/screen-italia3.log
