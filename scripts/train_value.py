@@ -54,6 +54,7 @@ from concordia_ai import core  # noqa: E402
 from concordia_ai.ai import value  # noqa: E402
 from concordia_ai.lab import value_weights  # noqa: E402
 from concordia_ai.engine.errors import ConcordiaError  # noqa: E402
+from concordia_ai.io import safe_read  # noqa: E402
 from concordia_ai.io.atomic_write import write_atomic  # noqa: E402
 from concordia_ai.lab import jobs, selfplay  # noqa: E402
 
@@ -302,25 +303,25 @@ def initial_sets(args, features: dict[int, int]) -> dict | None:
     for n, w in sets.items():
         if n in features and w["w1"].shape[1] != features[n]:
             refuse(f"error: --init: its {n}-player network reads {w['w1'].shape[1]} features; the data "
-                             f"has {features[n]}")
+                   f"has {features[n]}")
         if w["w1"].shape[0] != args.hidden or abs(float(w["vp_scale"]) - args.vp_scale) > 1e-6:
             refuse(f"error: --init: its {n}-player network has {w['w1'].shape[0]} hidden units and VP "
-                             f"scale {float(w['vp_scale']):g}; valid: --hidden and --vp-scale equal to them")
+                   f"scale {float(w['vp_scale']):g}; valid: --hidden and --vp-scale equal to them")
     if args.shared and len({sets[n]["w1"].tobytes() for n in args.shared if n in sets}) > 1:
         refuse(f"error: --init: its networks for {args.shared} differ; valid: a set trained with the same "
-                         f"--shared")
+               f"--shared")
     return sets
 
 
-def games_behind(sources: list[dict], report: dict, init: str | None) -> int:
+def games_behind(sources: list[dict], report: dict, init: dict | None) -> int:
     """Every game the set learned from: the data files' (from their side files, else counted in the data: the
-    training and held-out games of every player count) and, after a warm start, the games behind --init's set."""
+    training and held-out games of every player count) and, after a warm start, the games behind --init's set
+    (`init`: init_record's answer)."""
     if all(s["games"] for s in sources):
         own = sum(s["games"] for s in sources)
     else:
         own = sum(r["train_games"] + r["holdout"]["games"] for r in report.values())
-    before = (init_record(init) or {}).get("games") or 0
-    return int(own + before)
+    return int(own + ((init or {}).get("games") or 0))
 
 
 def init_record(source: str | None) -> dict | None:
@@ -329,7 +330,7 @@ def init_record(source: str | None) -> dict | None:
     if source is None:
         return None
     meta = value_weights.weight_files(None if source == "shipped" else source)[1]
-    info = json.loads(meta.read_text(encoding="utf-8"))
+    info = safe_read.read_json(str(meta))      # read and checked once already (initial_sets)
     return dict(source=source, sha256=info.get("sha256"), command=info.get("command"), data=info.get("data"),
                 games=info.get("games"), init=info.get("training", {}).get("init"))
 
@@ -367,6 +368,7 @@ def keep_shipped_others(sets: dict, arrays: dict) -> dict:
 
 def metadata(args, report: dict, sets: dict, kept: dict, sha256: str) -> dict:
     """weights.json: the format and checksum value.read_weights checks, and how the weights were made."""
+    init = init_record(args.init)
     sources = []
     for path in args.data:
         side = Path(str(path) + ".json")
@@ -379,10 +381,10 @@ def metadata(args, report: dict, sets: dict, kept: dict, sha256: str) -> dict:
                 kept_from_before=kept,
                 command="python3 scripts/train_value.py " + " ".join(sys.argv[1:]),
                 training=dict(seed=args.seed, shared=args.shared, epochs=args.epochs, lr=args.lr, l2=args.l2,
-                              init=init_record(args.init),
+                              init=init,
                               vp_weight=args.vp_weight, vp_scale=args.vp_scale, search_target=args.search_target,
                               search_min_iters=args.search_min_iters, holdout=f"game id % {HOLDOUT_EVERY} == 0"),
-                data=sources, games=games_behind(sources, report, args.init), holdout=summary(report),
+                data=sources, games=games_behind(sources, report, init), holdout=summary(report),
                 python=platform.python_version(), numpy=np.__version__)
 
 

@@ -167,6 +167,17 @@ def test_hint_warnings_in_words():
     assert hint_warnings([]) == ["The search found no whole turn: give it more time (--time) or iterations."]
 
 
+def test_close_names_the_margin_the_pick_used_when_the_floor_is_wider():
+    # shown errors of 0.05 points: 4 standard errors of the difference are 0.28 points, under the rule's floor of
+    # 0.5 (search.TIE_WIN); a gap of 0.4 points is tied by the floor, and the note says so with the floor's figure
+    turns = [TurnCandidate([1], ["a"], 5000, 0.5, 0.504, 20, 1, 0.0005),
+             TurnCandidate([2], ["b"], 5000, 0.5, 0.500, 20, 1, 0.0005)]
+    assert hint_warnings(turns) == [
+        "Close: the top two turns differ by 0.4 win % points, within noise of each other (the tie rule's floor, "
+        "wider here than 4 standard errors of the difference: 0.5 points, the final choice's tie); by this search "
+        "either is about as good."]
+
+
 def test_close_means_the_final_choices_tie_not_a_narrower_one():
     # 3 standard errors apart: inside the tie rule of search.final_pick (TIE_Z 4), so "close"; 5 apart: not
     from concordia_ai.ai import search as _search

@@ -229,12 +229,15 @@ def hint_warnings(turns: list[TurnCandidate], searches: int = 1, min_visits: int
         gap = top.win - second.win
         noise = math.hypot(top.win_se, second.win_se)
         z = _search.TIE_Z               # read at call time: the final pick's own tie rule (search.final_pick)
-        tied = abs(gap) <= _search.tie_margin(top, second)
+        margin = _search.tie_margin(top, second)
+        tied = abs(gap) <= margin
+        # the margin the pick used: z standard errors, or the rule's floor where that is wider
+        basis = (f"{z:g} standard errors of the difference" if z * noise >= margin else
+                 f"the tie rule's floor, wider here than {z:g} standard errors of the difference")
         if top.chosen and gap < 0:
             if tied:
-                why = (f"the two are within noise of each other ({z:g} standard errors of the difference: "
-                       f"{pct(z * noise)} points), and between such turns the final choice keeps the one whose end "
-                       f"position the hand formula rates higher")
+                why = (f"the two are within noise of each other ({basis}: {pct(margin)} points), and between such "
+                       f"turns the final choice keeps the one whose end position the hand formula rates higher")
             else:
                 why = (f"#2 dropped out of the final choice in an earlier round, and its figure rests on fewer "
                        f"visits ({second.visits} against {top.visits})")
@@ -244,8 +247,8 @@ def hint_warnings(turns: list[TurnCandidate], searches: int = 1, min_visits: int
             # the final pick's tie rule (search.final_pick): the shown errors are smaller than the spread between
             # searches, so a gap inside it is one another search may reverse
             out.append(f"Close: the top two turns differ by {pct(abs(gap))} win % points, within noise of each other "
-                       f"({z:g} standard errors of the difference: {pct(z * noise)} points, the final choice's "
-                       f"tie); by this search either is about as good.")
+                       f"({basis}: {pct(margin)} points, the final choice's tie); by this search either is about "
+                       f"as good.")
     if searches > 1 and top.tops < searches and not settled(turns):
         out.append(f"The {searches} independent searches did not all choose this turn ({top.tops} of them did); "
                    f"their statistics are pooled and the choice is made on the pooled figures, but more time "
