@@ -89,22 +89,26 @@ def record_search(rec: dict) -> dict:
     if "config" in rec:
         return outcome.complete_record(rec["config"])
     budget = dict(iterations=1, seconds=0.0, jobs=1, seed=0)      # not part of the search (UNFITTED_KNOBS)
-    return outcome.search_record(SearchConfig(**{**LEGACY, **rec.get("search", {}), **budget}))
+    record = outcome.search_record(SearchConfig(**{**LEGACY, **rec.get("search", {}), **budget}))
+    return {k: v for k, v in record.items() if k != "auto_eval"}   # eval auto as it meant then (recorded_eval)
 
 
 def search_of(records: list[dict]) -> dict:
     """The one search the records' positions were searched with (what --write records as `search`);
     MixedSearchError when they name more than one (records of truncated games, without positions, count not).
-    The value model's sha256 counts only for the records whose search evaluates with it (eval `auto` is the
-    hand formula with 2 players, as outcome.search_note reads it): beside records that used one value model,
-    a 2-player record of another is the same search, since nothing in it came from the model. So 2-player logs
-    need not be searched again after a new value model; the search recorded carries the model's sha256."""
+    Each record's evaluation counts as it resolved for its player count (outcome.recorded_eval: eval "auto"
+    meant the hand formula with 2 players until 2026-12-04), so eval=net and auto are one search wherever auto
+    means net now, and the search recorded names auto with today's meaning. The value model's sha256 counts
+    only for the records whose search evaluates with it: hand-formula records of different value models are
+    one search, since nothing in them came from the model."""
     searches = [(record_search(rec), rec["players"]) for rec in records if rec.get("rows")]
-    net = {s["value_sha256"] for s, n in searches if effective_eval(s.get("eval", "auto"), n) == "net"}
+    net = {s["value_sha256"] for s, n in searches if outcome.recorded_eval(s, n) == "net"}
     found = []
     for s, n in searches:
-        if len(net) == 1 and effective_eval(s.get("eval", "auto"), n) != "net":
-            s = dict(s, value_sha256=next(iter(net)))
+        kind = outcome.recorded_eval(s, n)
+        s = dict(s, eval="auto" if kind == effective_eval("auto", n) else kind, auto_eval=outcome.auto_eval_record())
+        if kind != "net":     # nothing here came from the value model: its sha256 is the others' (if one) or none
+            s = dict(s, value_sha256=next(iter(net)) if len(net) == 1 else None)
         if s not in found:
             found.append(s)
     if not found:

@@ -30,7 +30,9 @@ search.final_pick on every recorded search and prints JSON:
   next), so `--log` repeats: `between` then pools the sweeps (each with its own --sweep-models file, in the
   order of --log; `between_logs` lists them) and the tie rules are replayed on the first log. Each count's
   `form` names the model form the sweeps' figures came through (`win values`, `margin`, `mixed`, `unknown`):
-  tau is fitted through that form's slopes and holds for it alone (scripts/outcome_fit.py keeps it).
+  tau is fitted through that form's slopes and holds for it alone (scripts/outcome_fit.py keeps it). A player
+  count is pooled only over the sweeps whose evaluation of it (read from their --sweep-models file) is the
+  first log's: `between_logs` names each log's `evals` and the counts it `left_out`.
 
 The halving itself (the core's) is as recorded: only the last pick among its turns is replayed.
 """
@@ -254,24 +256,32 @@ def main() -> None:
     budget = args.budget or next(iter(rows[0]["turns"]))
     if any(budget not in r["turns"] for rows_k, _ in sweeps for r in rows_k):
         ap.exit(2, f"error: --log: not every log recorded the budget {budget}; pool sweeps of one budget\n")
-    pooled_rows, per_log, forms = [], [], {}
+    pooled_rows, per_log, forms, first_eval = [], [], {}, {}
     for log, (rows_k, model_file) in zip(args.log, sweeps):
-        included, form = {}, {}
+        included, form, evals = {}, {}, {}
         if model_file:
             try:
                 outcome.load(model_file)
             except ConcordiaError as e:
                 ap.exit(2, f"error: --sweep-models: {e}\n")
-            for n in {r["players"] for r in rows_k}:  # the evaluation `auto` gives: the hand formula with 2 players
-                m = outcome.find("hand" if n == 2 else "net", n, float(budget), model_file)
+            fitted = outcome.fitted_search(model_file) or {}
+            for n in {r["players"] for r in rows_k}:  # the evaluation the sweep's `auto` stood for (recorded_eval)
+                evals[n] = outcome.recorded_eval(fitted, n)
+                m = outcome.find(evals[n], n, float(budget), model_file)
                 included[n] = m.between_sd
                 form[n] = model_form(m)
-        for n in {r["players"] for r in rows_k}:
+        # a player count is pooled only over sweeps that evaluated it as the first log did (2 players: the hand
+        # formula until 2026-12-04, the value model since): another evaluation's spread is another search's
+        kept = {n for n in {r["players"] for r in rows_k}
+                if first_eval.setdefault(n, evals.get(n)) in (None, evals.get(n)) or evals.get(n) is None}
+        for n in kept:
             forms.setdefault(n, set()).add(form.get(n, "unknown"))
-        pooled_rows += [dict(r, included=included) for r in rows_k]
+        pooled_rows += [dict(r, included=included) for r in rows_k if r["players"] in kept]
         per_log.append(dict(log=log, positions=len(rows_k),
                             between_included={str(n): b for n, b in sorted(included.items())},
-                            forms={str(n): f for n, f in sorted(form.items())}))
+                            forms={str(n): f for n, f in sorted(form.items())},
+                            evals={str(n): e for n, e in sorted(evals.items())},
+                            left_out=[n for n in sorted({r["players"] for r in rows_k}) if n not in kept]))
     included = pooled_rows[0]["included"]
     grid = [dict(TIE_WIN=w, TIE_Z=z, TIE_VISITS=v, TIE_ROUNDS=r) for w, z, v, r in itertools.product(
         [float(x) for x in args.tie_win.split(",")], [float(x) for x in args.tie_z.split(",")],

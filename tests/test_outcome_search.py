@@ -66,7 +66,7 @@ def test_the_installed_file_names_the_bots_search_and_the_ucb_search():
 
 def test_the_installed_file_records_the_hints_search_with_the_shipped_weights():
     fitted = outcome.fitted_search()
-    named = {k: v for k, v in fitted.items() if not k.endswith("_sha256")}
+    named = {k: v for k, v in fitted.items() if not k.endswith("_sha256") and k != "auto_eval"}
     knobs = outcome.search_knobs(HINT)
     assert named == {k: v for k, v in knobs.items() if k in named}
     # a knob added after the fit is not named; the hint has it at its default, the search there was
@@ -74,11 +74,10 @@ def test_the_installed_file_records_the_hints_search_with_the_shipped_weights():
     assert later <= {"leaf_mix", "opponents"} and all(knobs[k] == getattr(SearchConfig(), k) for k in later)
     assert fitted["policy_sha256"] == outcome.current_sha("policy")
     assert fitted["value_sha256"] == outcome.current_sha("value")
+    assert fitted["auto_eval"] == outcome.auto_eval_record() == {"2": "net", "3": "net", "4": "net", "5": "net"}
     info = json.loads(outcome.MODELS.read_text())
-    # the 3-5 player positions searched again with the installed value model; the 2-player ones (the hand
-    # formula's, which no value model enters) as they were
-    assert all(log.startswith(("results/outcome/warm-log/", "results/outcome/puct-log/positions-2p"))
-               for log in info["logs"])
+    # every position searched again with the installed value model: 3-5 players in warm-log, 2 in net2p-log
+    assert {log.split("/")[2] for log in info["logs"]} == {"warm-log", "net2p-log"}
 
 
 # ---------------------------------------------------------------- what the note names
@@ -93,9 +92,20 @@ def test_each_differing_knob_is_named_with_both_values(tmp_path):
 
 
 def test_eval_counts_as_it_resolves_for_the_player_count(tmp_path):
-    f = _file(tmp_path, outcome.search_record(HINT))           # fitted with eval auto
-    assert outcome.search_note(replace(HINT, eval="net"), 4, f) is None     # auto is net with 3-5 players
-    assert "eval hand, this search has eval net" in outcome.search_note(replace(HINT, eval="net"), 2, f)
+    f = _file(tmp_path, outcome.search_record(HINT))           # fitted with eval auto: the value model with 2-5
+    for n in (2, 4):
+        assert outcome.search_note(replace(HINT, eval="net"), n, f) is None
+    assert "eval net, this search has eval hand" in outcome.search_note(replace(HINT, eval="hand"), 2, f)
+
+
+def test_a_file_from_before_auto_named_its_meaning_reads_auto_as_it_meant_then(tmp_path):
+    # until 2026-12-04 (8th session) eval auto was the hand formula with 2 players; such a file has no auto_eval
+    older = _file(tmp_path, {k: v for k, v in outcome.search_record(HINT).items() if k != "auto_eval"})
+    assert outcome.recorded_eval(outcome.fitted_search(older), 2) == "hand"
+    assert outcome.recorded_eval(outcome.fitted_search(older), 3) == "net"
+    assert "eval hand, this search has eval net" in outcome.search_note(HINT, 2, older)
+    assert outcome.search_note(replace(HINT, eval="hand"), 2, older) is None
+    assert outcome.search_note(HINT, 3, older) is None
 
 
 def test_c_puct_log_counts_as_it_resolves_for_the_player_count(tmp_path):
@@ -118,11 +128,13 @@ def test_a_knob_the_file_does_not_name_counts_at_its_default(tmp_path):
 def test_another_value_model_is_named_only_where_the_search_evaluates_with_it(tmp_path, monkeypatch):
     f = _file(tmp_path, outcome.search_record(HINT))
     monkeypatch.setattr(outcome, "current_sha", _other_sha("value"))
-    for n in (3, 4, 5):
+    for n in (2, 3, 4, 5):                                                  # auto: the value model
         note = outcome.search_note(HINT, n, f)
         assert note == ("the win % here is calibrated on another search (a different value model), so its "
                         "calibration on this search is not measured")
-    assert outcome.search_note(HINT, 2, f) is None                          # auto: the hand formula
+    (tmp_path / "hand").mkdir()
+    hand = _file(tmp_path / "hand", outcome.search_record(replace(HINT, eval="hand")))
+    assert outcome.search_note(replace(HINT, eval="hand"), 2, hand) is None     # no value model enters
     assert outcome.search_note(replace(HINT, eval="hand"), 4, f) == (
         "the win % here is calibrated on another search (the final-result model was fitted with eval net, this "
         "search has eval hand), so its calibration on this search is not measured")
@@ -199,8 +211,8 @@ def _analyze(query: dict) -> list[dict]:
 
 # ---------------------------------------------------------------- outcome_fit.py: the search it writes
 
-def _record(rows=1, **extra):
-    return dict(players=2, game=0, rows=[{}] * rows, **extra)
+def _record(rows=1, players=3, **extra):
+    return dict(players=players, game=0, rows=[{}] * rows, **extra)
 
 
 def test_search_of_records_with_their_config():
@@ -264,15 +276,29 @@ def test_write_refuses_logs_of_different_searches_before_fitting(tmp_path):
             "file is fitted on one search: fit each one's logs apart"]
 
 
-def test_a_2_player_record_of_another_value_model_is_the_same_search_beside_records_that_used_one():
-    """With 2 players the hint's evaluation is the hand formula: a 2-player log made before a new value model is
-    not searched again, and it fits with the 3-5 player logs made after (the written search carries the new
-    model's sha256). Between records that used the model, another sha256 is another search, as before."""
-    old = outcome.search_record(replace(HINT, select="puct", policy=1.0))
-    new = dict(old, value_sha256="1" * 64)
-    two = dict(players=2, game=0, rows=[{}], config=old)
-    three = dict(players=3, game=0, rows=[{}], config=new)
-    assert outcome_fit.search_of([two, three]) == new
-    assert outcome_fit.search_of([three, two]) == new
-    with pytest.raises(outcome_fit.MixedSearchError, match="differ in value_sha256"):
-        outcome_fit.search_of([two, three, dict(three, players=4, config=old)])
+def test_hand_formula_records_of_different_value_models_are_one_search():
+    """A record whose search evaluates with the hand formula (eval hand, or a 2-player record of eval auto made
+    before auto meant the value model there) takes nothing from the value model: its sha256 does not count.
+    Between records that used the model, another sha256 is another search, as before."""
+    hand = outcome.search_record(replace(HINT, select="puct", policy=1.0, eval="hand"))
+    two = dict(players=2, game=0, rows=[{}], config=hand)
+    three = dict(players=3, game=0, rows=[{}], config=dict(hand, value_sha256="1" * 64))
+    assert outcome_fit.search_of([two, three]) == dict(hand, value_sha256=None) == outcome_fit.search_of([three, two])
+    net = outcome.search_record(replace(HINT, select="puct", policy=1.0))
+    with pytest.raises(outcome_fit.MixedSearchError, match=r"differ in value_sha256\)"):
+        outcome_fit.search_of([dict(three, config=net), dict(three, players=4, config=dict(net, value_sha256="1" * 64))])
+
+
+def test_2_player_records_are_one_search_with_the_others_as_their_evaluation_resolved():
+    """Eval auto meant the hand formula with 2 players until 2026-12-04 (8th session) and the value model since:
+    a 2-player record of auto made before (no auto_eval) is the hand formula's and does not fit with records of
+    the value model; one searched with eval=net, or with auto since, does, and the search written is auto."""
+    today = outcome.search_record(HINT)
+    before = {k: v for k, v in today.items() if k != "auto_eval"}
+    three = dict(players=3, game=0, rows=[{}], config=before)       # 3-5 players: auto was net then too
+    assert outcome_fit.search_of([three, dict(three, players=2, config=today)]) == today
+    assert outcome_fit.search_of([three, dict(three, players=2, config=dict(before, eval="net"))]) == today
+    with pytest.raises(outcome_fit.MixedSearchError, match=r"differ in eval\)"):
+        outcome_fit.search_of([three, dict(three, players=2, config=before)])
+    hand = outcome_fit.search_of([dict(three, players=2, config=before)])      # on its own: the hand formula's
+    assert hand["eval"] == "hand" and outcome.recorded_eval(hand, 2) == "hand"

@@ -139,3 +139,30 @@ def test_between_names_the_model_form_each_count_was_measured_through():
                                       {3: {"win values"}, 4: {"win values", "margin"}})
     assert out["3"]["form"] == "win values" and out["4"]["form"] == "mixed" and out["5"]["form"] == "unknown"
     assert "form" not in out["note"]
+
+
+def test_a_count_is_pooled_only_over_sweeps_that_evaluated_it_alike(tmp_path):
+    """2-player searches evaluated with the hand formula until 2026-12-04 (eval auto) and with the value model
+    since: their seed-to-seed spreads are two searches'. Pooled with a newer sweep first, the older sweep's
+    2-player rows are left out, its 3-player rows kept."""
+    from concordia_ai.ai import outcome
+    from concordia_ai.ai.search import TABLE_SEARCH, SearchConfig
+    searches = [[dict(turn([1], w, 0.01, 2000, 3, 0.0, chosen=True), slope=0.01)] for w in (0.50, 0.52, 0.54)]
+    record = outcome.search_record(SearchConfig(**TABLE_SEARCH))
+    models = [dict(b=[0, 0], k=[1, 0], d=[0, 0], log_sigma=[2, 0], eval=e, players=n, seconds=3.0)
+              for e, n in (("net", 2), ("hand", 2), ("net", 3))]
+    files, logs = [], []
+    for k, search in enumerate((record, {x: v for x, v in record.items() if x != "auto_eval"})):  # new, old
+        files.append(tmp_path / f"m{k}.json")
+        files[-1].write_text(json.dumps({"format": outcome.FORMAT, "search": search, "models": models}))
+        logs.append(tmp_path / f"s{k}.jsonl")
+        logs[-1].write_text("".join(json.dumps(dict(row(p, searches), players=n)) + "\n"
+                                    for p, n in ((0, 2), (1, 3))))
+    out = tmp_path / "out.json"
+    args = ["--tie-win", "0.005", "--tie-z", "2", "--tie-visits", "0.25", "--tie-rounds", "99", "--out", str(out)]
+    assert run_main(["--log", str(logs[0]), "--log", str(logs[1]), "--sweep-models", str(files[0]),
+                     "--sweep-models", str(files[1]), *args]) is None
+    r = json.loads(out.read_text())
+    assert r["between"]["2"]["turns"] == 1 and r["between"]["3"]["turns"] == 2
+    assert [x["evals"] for x in r["between_logs"]] == [{"2": "net", "3": "net"}, {"2": "hand", "3": "net"}]
+    assert [x["left_out"] for x in r["between_logs"]] == [[], [2]]

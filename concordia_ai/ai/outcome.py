@@ -461,6 +461,9 @@ def note(model: Model, seconds: float) -> str | None:
 UNFITTED_KNOBS = ("iterations", "seconds", "jobs", "seed")
 # A knob whose default changed after it was added: a file that does not name it was fitted at the old one.
 _DEFAULTS_BEFORE = {"c_puct_log": 0.0}    # "auto" since 2026-12-04 (5th session)
+# What eval "auto" stood for in a record that does not say (`auto_eval`): the hand formula with 2 players until
+# 2026-12-04 (8th session; search.AUTO_EVAL now), the value model with 3-5.
+_AUTO_EVAL_BEFORE = {2: "hand", 3: "net", 4: "net", 5: "net"}
 
 
 def search_knobs(config) -> dict:
@@ -478,6 +481,22 @@ def recorded_knob(recorded: dict, name: str):
     return _DEFAULTS_BEFORE.get(name, next(f.default for f in fields(SearchConfig) if f.name == name))
 
 
+def recorded_eval(recorded: dict, players: int) -> str:
+    """The evaluation a recorded search used with `players` players: "auto" resolved by the meaning the record
+    names (`auto_eval`, by player count), or for a record without one, the meaning it had then."""
+    kind = recorded_knob(recorded, "eval")
+    if kind != "auto":
+        return kind
+    meaning = recorded.get("auto_eval") or {}
+    return meaning.get(str(players), _AUTO_EVAL_BEFORE.get(players, "net"))
+
+
+def auto_eval_record() -> dict:
+    """What eval "auto" stands for now, by player count, as a record keeps it (`auto_eval`)."""
+    from .search import effective_eval
+    return {str(n): effective_eval("auto", n) for n in range(2, 6)}
+
+
 def complete_record(recorded: dict) -> dict:
     """A recorded search with every knob of today's SearchConfig (recorded_knob), so that records made before
     a knob was added compare equal to those made after it at the value it had."""
@@ -488,10 +507,11 @@ def complete_record(recorded: dict) -> dict:
 
 def search_record(config) -> dict:
     """The search as a model file (`search`) and scripts/outcome_data.py's records (`config`) keep it: its
-    knobs (search_knobs) and the sha256 of the learned weights installed now: the value model's always (the
-    evaluation it resolves to depends on the player count), the policy prior's when the search reads it."""
+    knobs (search_knobs), what eval "auto" stands for now (`auto_eval`: its meaning has changed once) and the
+    sha256 of the learned weights installed now: the value model's always (the evaluation it resolves to
+    depends on the player count), the policy prior's when the search reads it."""
     knobs = search_knobs(config)
-    return dict(knobs, value_sha256=current_sha("value"),
+    return dict(knobs, auto_eval=auto_eval_record(), value_sha256=current_sha("value"),
                 policy_sha256=current_sha("policy") if config.reads_prior else None)
 
 
@@ -540,7 +560,7 @@ def _knob_differences(fitted: dict, config, players: int) -> tuple[list[str], li
     """The knobs where `config` differs from the fitted search, as 'name value' (fitted, this one). A knob the
     file does not name counts at its default when it was added (after the fit: that default is the search
     there was; _DEFAULTS_BEFORE); eval and c_puct_log count as they resolve for the player count (auto and
-    net are one search with 3-5 players)."""
+    net are one search; the file's "auto" as it meant then: recorded_eval)."""
     from .search import effective_c_puct_log, effective_eval
     was, now = [], []
     for f in fields(config):
@@ -548,7 +568,7 @@ def _knob_differences(fitted: dict, config, players: int) -> tuple[list[str], li
             continue
         a, b = recorded_knob(fitted, f.name), getattr(config, f.name)
         if f.name == "eval":
-            a, b = effective_eval(str(a), players), effective_eval(b, players)
+            a, b = recorded_eval(fitted, players), effective_eval(b, players)
         elif f.name == "c_puct_log":
             a, b = effective_c_puct_log(a, players), effective_c_puct_log(b, players)
         if a != b:

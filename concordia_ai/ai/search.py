@@ -45,8 +45,13 @@ TABLE_SEARCH = dict(focus=TABLE_FOCUS, select="puct", policy=1.0, c_puct=0.25, c
 # c_puct_log "auto" (the bots' default): the growing weight with 3-5 players, a constant c_puct with 2. Measured
 # against the UCB default at 30 ms (results/puct/README.md, "The growing weight confirmed"): 0.45 won 49.0 % of
 # 200 4-player Imperium games (constant: 38.0 %) and 73.6 % of 201 3-player Italia games (61.7 %), but 77.5 %
-# of 200 2-player Italia games, where the constant won 86.0 % (with 2 players the leaf is the hand formula).
+# of 200 2-player Italia games, where the constant won 86.0 % (measured when the 2-player leaf was the hand formula).
 AUTO_C_PUCT_LOG = {2: 0.0, 3: 0.45, 4: 0.45, 5: 0.45}
+# eval "auto": the value model with every player count. With 3-5 players it has been the stronger leaf since
+# results/judgement.md (section 7). With 2 it was the hand formula until 2026-12-04 (8th session), when the
+# warm-started value model (results/value-warm/) beat it at 30 ms: results/net-2p/README.md. A record made before
+# names its meaning in `auto_eval` or, without one, meant outcome._AUTO_EVAL_BEFORE.
+AUTO_EVAL = {2: "net", 3: "net", 4: "net", 5: "net"}
 UCB_DEFAULT = "ismcts:select=ucb,policy=0"   # the bots' default before 2026-12-04 (2nd session), as a bot spec
 SETTLED = 0.01           # a win % at most this far from 0 or 1: the winner is settled, turns rank by VP
 
@@ -82,7 +87,7 @@ class SearchConfig:
     pw_k: float = 0.0             # progressive widening: at most pw_k * visits^pw_alpha children (0: off)
     pw_alpha: float = 0.5
     eval: str = "auto"            # leaf evaluation: the value model ("net"), the hand-set formula ("hand"), or
-                                  # "auto": net with 3-5 players, hand with 2 (see effective_eval)
+                                  # "auto": AUTO_EVAL by player count (net with 2-5 players; see effective_eval)
     chance: str = "branch"        # revealed cards: a child per outcome ("branch") or one shared child ("merge")
     root_floor: float = 0.2       # root children get at least this share of an even split of the visits
     focus: float = 0.0            # share of the budget for the final choice over whole turns: sequential halving
@@ -287,13 +292,8 @@ class SearchResult:
 
 
 def effective_eval(eval_kind: str, players: int) -> str:
-    """The evaluation `auto` stands for. Measured (results/judgement.md, section 7): with 2 players the
-    value model made the search much weaker (it won 9 of 60 games at 30 ms against the same search with
-    the hand formula on 2-player Italia, and 17 of 40 against `plan:minerva`, where the hand formula won
-    39 of 40), while with 3-5 players it is the stronger evaluation."""
-    if eval_kind != "auto":
-        return eval_kind
-    return "net" if players > 2 else "hand"
+    """The evaluation `auto` stands for with `players` players (AUTO_EVAL); "net" or "hand" stand for themselves."""
+    return AUTO_EVAL.get(players, "net") if eval_kind == "auto" else eval_kind
 
 
 def effective_c_puct_log(value: float | str, players: int) -> float:

@@ -255,7 +255,9 @@ def bots_command(as_json):
     from ..ai.search import effective_c_puct_log, effective_eval
     evals = [effective_eval("auto", n) for n in (3, 2)]
     logs = [f"{effective_c_puct_log('auto', n):g}" for n in (3, 2)]
-    click.echo(f"auto: resolved by the game's player count: eval {evals[0]} with 3-5 players, {evals[1]} with 2; "
+    eval_words = (f"eval {evals[0]} with 2-5 players" if evals[0] == evals[1]
+                  else f"eval {evals[0]} with 3-5 players, {evals[1]} with 2")
+    click.echo(f"auto: resolved by the game's player count: {eval_words}; "
                f"c_puct_log {logs[0]} with 3-5 players, {logs[1]} with 2")
     click.echo("spec: TYPE or TYPE:KEY=VALUE,... (e.g. ismcts:iterations=2000,c=0.5) or a .toml file with "
                "type = \"...\"")

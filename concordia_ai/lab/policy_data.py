@@ -68,7 +68,7 @@ class SearchEstimates(selfplay.TurnStarts):
     not the final-result model's (ai/outcome.py): a target the value model learns should not pass through a
     map fitted on another data set, and the raw means sum to 1 over the seats by construction (every
     iteration backs up a distribution: the value model's softmax, the leader's 1 by the hand formula, or the
-    winner's 1 at the game's end). Under the hand formula (2 players by default) the backed-up VP is not on
+    winner's 1 at the game's end). Under the hand formula (eval=hand) the backed-up VP is not on
     the final score's scale (the score now plus a share of the position's potential: about 15 VP at the
     opening of 2-player Italia, where games end above 100), so that search's VP is left out (NaN); its win
     share is kept."""
