@@ -125,7 +125,7 @@ def test_bots_command():
     for b in describe_bots():
         assert f"{b['name']}: " in r.stdout
     assert "iterations" in r.stdout and "default 5000" in r.stdout
-    assert ("auto: resolved by the game's player count: eval net with 3-5 players, hand with 2; c_puct_log 0.45 "
+    assert ("auto: resolved by the game's player count: eval net with 2-5 players; c_puct_log 0.45 "
             "with 3-5 players, 0 with 2") in r.stdout
     data = json.loads(run("bots", "--json").stdout)
     assert data == json.loads(json.dumps(describe_bots()))

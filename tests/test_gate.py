@@ -193,9 +193,11 @@ def test_each_gate_bot_holds_its_sides_value_weights_when_its_search_uses_the_mo
     assert value._loaded == str(value.WEIGHTS)
     GateBot(3, tiny, None, d).choose(three)
     assert value._loaded == held
-    # a search with the hand formula (asked for, or auto with 2 players) leaves the core alone
+    # a search with the hand formula leaves the core alone
     GateBot(4, dict(tiny, eval="hand"), None, None).choose(three)
-    GateBot(5, tiny, None, None).choose(Game.new("italia", 2, 4))
+    GateBot(5, dict(tiny, eval="hand"), None, None).choose(Game.new("italia", 2, 4))
+    assert value._loaded == held
+    GateBot(6, tiny, None, d).choose(Game.new("italia", 2, 4))       # auto with 2 players: the model too
     assert value._loaded == held
 
 

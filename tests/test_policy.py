@@ -261,6 +261,9 @@ def _search_digest(extra):
     for g in golden_positions():
         for kw in (dict(), dict(eval="hand", root_floor=0.0), dict(rollout="greedy", rollout_turns=2),
                    dict(prior=True, pw_k=2.0)):
+            # eval auto as it meant when the digests were recorded: the hand formula with 2 players (until
+            # 2026-12-04, 8th session; search.UCB_DEFAULT_2P)
+            kw = dict(kw, eval="hand") if g.n_players == 2 and "eval" not in {**kw, **extra} else kw
             r = search(g, SearchConfig(iterations=1500, seed=11, **kw, **extra))
             # the search's play only (moves, visits, mean rewards, the turns reached, the tree's size): the
             # figures shown are the final-result model's (ai/outcome.py), which may change without the search

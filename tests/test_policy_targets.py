@@ -214,8 +214,16 @@ def test_the_value_data_holds_the_estimate_of_the_search_made_at_each_turn_start
         assert np.isnan(win[~searched]).all() and np.isnan(vp[~searched]).all()
         assert ((win[searched] >= 0) & (win[searched] <= 1)).all()
         assert np.allclose(win[searched].sum(axis=1), 1, atol=1e-5)
-        # the hand formula (2 players) backs up no final-VP estimate; the value model (3 players) does
-        assert np.isnan(vp[searched]).all() if n == 2 else (vp[searched] > 20).all()
+        # the value model (eval auto, 2 and 3 players) backs up a final-VP estimate
+        assert (vp[searched] > 20).all()
+    # the hand formula backs up none (its VP is not on the final score's scale), only the win share
+    hand = policy_data.generate(dict(iterations=20, rollout_turns=2, eval="hand"), "italia", [2], games=1, seed=5,
+                                out=str(tmp_path / "h.npz"), cap=policy_data.PlayoutCap(0.25, 5), value=True)
+    with np.load(hand["value"]) as z:
+        searched = z["pos_search_iters"] > 0
+        idx = z["pos_first"][searched][:, None] + np.arange(2)
+        assert searched.any() and np.isnan(z["row_search_vp"][idx]).all()
+        assert np.allclose(z["row_search_win"][idx].sum(axis=1), 1, atol=1e-5)
     # a log record from before the estimates (a resumed chunk) reads as having none
     records = [json.loads(line) for line in open(info["log"])]
     for k in ("value_search_win", "value_search_vp", "value_search_iters"):

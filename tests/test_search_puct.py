@@ -225,10 +225,11 @@ def test_puct_runs_with_every_search_feature():
 
 def test_the_default_is_puct_and_the_ucb_default_spec_plays_the_old_search_bit_for_bit():
     from test_policy import TODAYS_DIGEST, search_digest
-    from concordia_ai.ai.search import UCB_DEFAULT
+    from concordia_ai.ai.search import UCB_DEFAULT, UCB_DEFAULT_2P
     assert (SearchConfig().select, SearchConfig().policy) == ("puct", 1.0) and make_bot("ismcts").options == {}
     _, ucb = parse_spec(UCB_DEFAULT)
     assert ucb == dict(select="ucb", policy=0.0)
+    assert parse_spec(UCB_DEFAULT_2P)[1] == dict(ucb, eval="hand")      # the digest's 2-player searches
     assert search_digest(ucb) == TODAYS_DIGEST
     # the PUCT knobs mean nothing to ucb
     assert search_digest(dict(ucb, c_puct=3.0, c_puct_log=1.0, c_puct_base=50.0, fpu_reduction=0.9,

@@ -45,7 +45,8 @@ def test_every_search_config_field_reaches_the_core():
 
 
 def test_auto_eval_is_resolved_by_the_config_for_the_player_count():
-    assert SearchConfig().core_dict(players=2)["eval"] == "hand"
+    assert SearchConfig().core_dict(players=2)["eval"] == "net"         # the hand formula until 2026-12-04
+    assert SearchConfig(eval="hand").core_dict(players=2)["eval"] == "hand"
     assert SearchConfig().core_dict(players=3)["eval"] == "net"
     assert SearchConfig(rollout_turns=8).core_dict(players=4)["rollout_turns"] == 8
 

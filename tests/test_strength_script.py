@@ -20,11 +20,13 @@ def _strength(log, *extra):
 
 def test_a_spec_means_its_resolved_search_per_player_count():
     two, four = spec_meaning("ismcts", 2), spec_meaning("ismcts", 4)
-    assert (two["c_puct_log"], four["c_puct_log"]) == (0.0, 0.45) and (two["eval"], four["eval"]) == ("hand", "net")
-    assert "value_sha256" in four and "value_sha256" not in two and "policy_sha256" in two
+    assert (two["c_puct_log"], four["c_puct_log"]) == (0.0, 0.45) and (two["eval"], four["eval"]) == ("net", "net")
+    assert "value_sha256" in four and "value_sha256" in two and "policy_sha256" in two
     assert spec_meaning("heuristic", 3) == {"kind": "heuristic"}
-    assert meaning_changes(two, four) == ["c_puct_log 0.0 -> 0.45", "eval hand -> net",
-                                          f"value_sha256 (none) -> {four['value_sha256']}"]
+    assert meaning_changes(two, four) == ["c_puct_log 0.0 -> 0.45"]
+    hand = spec_meaning("ismcts:eval=hand", 2)                      # no value model enters: none is named
+    assert hand["eval"] == "hand" and "value_sha256" not in hand
+    assert meaning_changes(hand, two) == ["eval hand -> net", f"value_sha256 (none) -> {two['value_sha256']}"]
     assert spec_meaning("ismcts:c_puct_log=0", 4)["c_puct_log"] == 0.0
 
 

@@ -169,8 +169,9 @@ def test_reliability_gives_the_expected_calibration_error():
     assert [(t["bin"], t["n"], t["observed"]) for t in table] == [("0.0-0.1", 2, 0.5), ("0.9-1.0", 2, 1.0)]
 
 
-@pytest.mark.parametrize("players,same_as", [(2, "hand"), (3, "net"), (5, "net")])
-def test_auto_evaluation_is_the_hand_formula_with_two_players_and_the_model_otherwise(players, same_as):
+@pytest.mark.parametrize("players,same_as", [(2, "net"), (3, "net"), (5, "net")])
+def test_auto_evaluation_is_the_model_with_every_player_count(players, same_as):
+    # with 2 players it was the hand formula until 2026-12-04 (8th session): results/net-2p/README.md
     from concordia_ai.ai.search import effective_eval
     assert SearchConfig().eval == "auto" and effective_eval("auto", players) == same_as
     game = Game.new("italia", players, 9)

@@ -52,7 +52,8 @@ AUTO_C_PUCT_LOG = {2: 0.0, 3: 0.45, 4: 0.45, 5: 0.45}
 # warm-started value model (results/value-warm/) beat it at 30 ms: results/net-2p/README.md. A record made before
 # names its meaning in `auto_eval` or, without one, meant outcome._AUTO_EVAL_BEFORE.
 AUTO_EVAL = {2: "net", 3: "net", 4: "net", 5: "net"}
-UCB_DEFAULT = "ismcts:select=ucb,policy=0"   # the bots' default before 2026-12-04 (2nd session), as a bot spec
+UCB_DEFAULT = "ismcts:select=ucb,policy=0"   # the bots' default before 2026-12-04 (2nd session), as a bot spec;
+UCB_DEFAULT_2P = UCB_DEFAULT + ",eval=hand"  # with 2 players it evaluated with the hand formula (eval auto then)
 SETTLED = 0.01           # a win % at most this far from 0 or 1: the winner is settled, turns rank by VP
 
 
