@@ -73,9 +73,11 @@ class Starts:
             self.taken.append(state.copy())
 
 
-def turn_record(g, t) -> dict:
+def turn_record(g, t, eval_kind: str) -> dict:
+    """A whole turn's raw statistics; `adv`, the tie rule's key, by the search's evaluation (search.final_pick;
+    records made before 2026-12-04, 8th session, hold the hand formula's)."""
     st = t.stats
-    return dict(moves=list(t.moves), adv=round(end_advantage(g, t.moves), 4), visits=t.visits,
+    return dict(moves=list(t.moves), adv=round(end_advantage(g, t.moves, eval_kind), 6), visits=t.visits,
                 seat_vp=[round(x, 4) for x in st.seat_vp], seat_win=[round(x, 5) for x in st.seat_win],
                 margin=round(st.margin, 4), margin2=round(st.margin2, 3),
                 **({} if st.win2 is None else dict(win2=round(st.win2, 6), margin_win=round(st.margin_win, 5))),
@@ -138,8 +140,9 @@ def search_position(g: Game, budgets: list[float], knobs: dict, seed: int) -> di
         config = hint_config(knobs, b, seed)
         res = search(g, config)
         looked = [t for t in res.turns if t.candidate or t.chosen]
-        out[str(b)] = dict(eval=effective_eval(config.eval, g.n_players), iterations=res.iterations,
-                           turns=[turn_record(g, t) for t in looked], rule=follows_ranking_rule(res.turns),
+        kind = effective_eval(config.eval, g.n_players)
+        out[str(b)] = dict(eval=kind, iterations=res.iterations,
+                           turns=[turn_record(g, t, kind) for t in looked], rule=follows_ranking_rule(res.turns),
                            listed=len(res.turns))
     return out
 

@@ -33,7 +33,7 @@ from concordia_ai.engine.errors import ConcordiaError  # noqa: E402
 from concordia_ai.engine.game import Game  # noqa: E402
 from concordia_ai.io.atomic_write import write_atomic  # noqa: E402
 from concordia_ai.lab import jobs  # noqa: E402
-from concordia_ai.ai.search import SearchConfig, _run, search  # noqa: E402
+from concordia_ai.ai.search import SearchConfig, _run, effective_eval, search  # noqa: E402
 
 BOARDS = ("imperium", "italia", "creta", "aegyptus")
 
@@ -85,7 +85,8 @@ def one(task: dict) -> dict:
                 res = search(game, config)
                 choices.append(tuple(res.turns[0].moves))
                 if task.get("record"):
-                    records.setdefault(str(b), []).append([turn_record(game, t) for t in res.turns])
+                    kind = effective_eval(config.eval, game.n_players)
+                    records.setdefault(str(b), []).append([turn_record(game, t, kind) for t in res.turns])
             else:
                 res = _run(game.state, config.core_dict(players=game.n_players), turns=0)
                 choices.append(whole_turn(game, res["children"][0]["pv"]))
@@ -98,13 +99,16 @@ def one(task: dict) -> dict:
     return row
 
 
-def turn_record(game: Game, t) -> dict:
+def turn_record(game: Game, t, eval_kind: str = "hand") -> dict:
     """What scripts/stability_replay.py needs to replay another final pick on a recorded search: the
-    turn's codes, its shown figures and visits, its final-choice flags and the tie rule's first key."""
+    turn's codes, its shown figures and visits, its final-choice flags and the tie rule's first key (by the
+    search's evaluation `eval_kind`, as search.final_pick takes it; the hand formula's before 2026-12-04, 8th
+    session)."""
     from concordia_ai.ai.search import end_advantage
     return dict(moves=list(t.moves), win=round(t.win, 5), win_se=round(t.win_se, 6), vp=round(t.vp, 3),
                 visits=t.visits, focus=t.focus, candidate=t.candidate, chosen=t.chosen,
-                advantage=round(end_advantage(game, t.moves), 4), slope=round(t.slope, 7))
+                advantage=round(end_advantage(game, t.moves, eval_kind), 6), slope=round(t.slope, 7),
+                advantage_eval=eval_kind)
 
 
 def task_key(rec: dict) -> tuple:

@@ -21,8 +21,9 @@ search.final_pick on every recorded search and prints JSON:
 - `between` (once, for a log whose turns record their slope, stability.py since 2026-12-04): per player
   count, the seed-to-seed spread of a node's mean margin beyond its sampling error, in VP (what
   outcome.Model.between_sd adds to the standard error): the tau for which the median, over the turns of
-  `se_ratio`, of the seeds' spread over sqrt(se^2 + slope^2 tau^2) is 1 (0 when it is 1 or less without
-  it). The median, because the spread is heavy-tailed: a least-squares tau follows the few turns whose
+  `se_ratio`, of the seeds' spread over sqrt(se^2 + slope^2 tau^2 / k) is 1 (0 when it is 1 or less without
+  it), where k is the searches each hint merged (the sweep's `jobs`): tau is per search, as the model file
+  holds it. The median, because the spread is heavy-tailed: a least-squares tau follows the few turns whose
   lines differ from seed to seed and makes the error too wide for most. Cross-checked: fitted on the
   positions of one parity, the median ratio of the other (`ratio_before`, `ratio_with`); and the share of
   turns whose spread is within one and two of the errors, before and after (`within_1`, `within_2`).
@@ -34,7 +35,10 @@ search.final_pick on every recorded search and prints JSON:
   count is pooled only over the sweeps whose evaluation of it (read from their --sweep-models file) is the
   first log's: `between_logs` names each log's `evals` and the counts it `left_out`.
 
-The halving itself (the core's) is as recorded: only the last pick among its turns is replayed.
+The halving itself (the core's) is as recorded: only the last pick among its turns is replayed. With several
+--log, every rule is also replayed on every log (`today_all_logs`, `rules_all_logs`: a rule chosen on one sweep
+must hold on the others). --between replays the picks with the errors another between_sd would show, and
+--tie-key with the tie rule's key made again by another evaluation (search.end_advantage).
 """
 from __future__ import annotations
 
@@ -122,6 +126,7 @@ def _spread_turns(rows: list[dict], budget: str, min_visits: int = 1000, include
     out = []
     for row in rows:
         mine = row.get("included", included) or {}
+        k = searches_of(row)
         by_turn: dict[tuple, list[dict]] = {}
         for recs in row["turns"][budget]:
             for r in recs:
@@ -130,10 +135,21 @@ def _spread_turns(rows: list[dict], budget: str, min_visits: int = 1000, include
         for rs in by_turn.values():
             if len(rs) >= 3:
                 b = mine.get(row["players"], 0.0)
-                se2 = statistics.fmean(max(r["win_se"] ** 2 - (r["slope"] * b) ** 2, 0.0) for r in rs)
+                se2 = statistics.fmean(max(r["win_se"] ** 2 - (r["slope"] * b) ** 2 / k, 0.0) for r in rs)
                 out.append((row["players"], row["position"], statistics.variance(r["win"] for r in rs),
-                            se2, statistics.fmean(r["slope"] ** 2 for r in rs)))
+                            se2, statistics.fmean(r["slope"] ** 2 for r in rs) / k))
     return out
+
+
+def searches_of(row: dict) -> int:
+    """How many searches each of the row's hints merged (its bot spec's `jobs`, 1 without): a hint pooling k
+    searches shows between_sd^2 / k of seed-to-seed variance (outcome.predict_stats), so tau is fitted per
+    search, as Model.between_sd means it, and a sweep of k threads reads its spread against slope^2 tau^2 / k."""
+    from concordia_ai.ai.bots import parse_spec
+    try:
+        return max(1, int(parse_spec(row.get("bot", "ismcts"))[1].get("jobs", 1)))
+    except (ConcordiaError, ValueError, TypeError):
+        return 1
 
 
 def _median_ratio(turns, tau: float) -> float:
@@ -223,6 +239,47 @@ def replay(rows: list[dict], budget: str, rule: dict) -> dict:
             setattr(search, k, v)
 
 
+def with_between(rows: list[dict], budget: str, tau: dict[int, float]) -> list[dict]:
+    """The rows with every turn's shown error as a model file of seed-to-seed spread `tau` (VP per search, by
+    player count; --between) would show it: the part the sweep's own model held (the row's `included`) taken
+    out and tau's put in, through the turn's recorded slope, over the searches each hint merged. What a new
+    between_sd does to the final pick, whose tie margin is in standard errors (search.tie_margin)."""
+    out = []
+    for row in rows:
+        n, k = row["players"], searches_of(row)
+        if n not in tau:
+            out.append(row)
+            continue
+        held = (row.get("included") or {}).get(n, 0.0)
+        searches = [[dict(r, win_se=math.sqrt(max(r["win_se"] ** 2 - (r["slope"] * held) ** 2 / k, 0.0)
+                                              + (r["slope"] * tau[n]) ** 2 / k)) if "slope" in r else r
+                     for r in recs] for recs in row["turns"][budget]]
+        out.append(dict(row, turns=dict(row["turns"], **{budget: searches})))
+    return out
+
+
+def rekeyed(rows: list[dict], budget: str, eval_kind: str) -> list[dict]:
+    """The rows with every turn's tie key (`advantage`) made again by `eval_kind` (search.end_advantage on the
+    sweep's position, stability.position): how a sweep recorded under one key replays under another."""
+    from stability import position
+    from concordia_ai.ai.search import end_advantage
+    if eval_kind == "net":
+        from concordia_ai.ai import value
+        value.ensure_loaded()
+    out = []
+    for row in rows:
+        game, keys = position(row["position"]), {}
+        searches = []
+        for recs in row["turns"][budget]:
+            for r in recs:
+                m = tuple(r["moves"])
+                if m not in keys:
+                    keys[m] = end_advantage(game, list(m), eval_kind)
+            searches.append([dict(r, advantage=keys[tuple(r["moves"])], advantage_eval=eval_kind) for r in recs])
+        out.append(dict(row, turns=dict(row["turns"], **{budget: searches})))
+    return out
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--log", required=True, action="append",
@@ -237,6 +294,13 @@ def main() -> None:
                     help="the final-result model file the sweep ran with, when its models had a between_sd: its "
                          "part of the recorded errors is taken out before `between` is fitted (default: none); "
                          "with several --log, one per log in the same order")
+    ap.add_argument("--between", default=None, metavar="FILE",
+                    help="replay the picks with the shown errors a model of this seed-to-seed spread would show "
+                         "(a stability_replay.py answer: its `between`, VP per search by player count), in place "
+                         "of the part the sweep's own model held (its --sweep-models)")
+    ap.add_argument("--tie-key", choices=("recorded", "net", "hand"), default="recorded",
+                    help="the tie rule's key: as recorded, or made again on each turn's end position by the value "
+                         "model (net) or the hand formula (hand), as search.end_advantage gives it")
     ap.add_argument("--out", default=None)
     args = ap.parse_args()
     models = args.sweep_models or []
@@ -256,7 +320,7 @@ def main() -> None:
     budget = args.budget or next(iter(rows[0]["turns"]))
     if any(budget not in r["turns"] for rows_k, _ in sweeps for r in rows_k):
         ap.exit(2, f"error: --log: not every log recorded the budget {budget}; pool sweeps of one budget\n")
-    pooled_rows, per_log, forms, first_eval = [], [], {}, {}
+    pooled_rows, per_log, forms, first_eval, log_included = [], [], {}, {}, []
     for log, (rows_k, model_file) in zip(args.log, sweeps):
         included, form, evals = {}, {}, {}
         if model_file:
@@ -277,6 +341,7 @@ def main() -> None:
         for n in kept:
             forms.setdefault(n, set()).add(form.get(n, "unknown"))
         pooled_rows += [dict(r, included=included) for r in rows_k if r["players"] in kept]
+        log_included.append(included)
         per_log.append(dict(log=log, positions=len(rows_k),
                             between_included={str(n): b for n, b in sorted(included.items())},
                             forms={str(n): f for n, f in sorted(form.items())},
@@ -287,13 +352,36 @@ def main() -> None:
         [float(x) for x in args.tie_win.split(",")], [float(x) for x in args.tie_z.split(",")],
         [float(x) for x in args.tie_visits.split(",")], [int(x) for x in args.tie_rounds.split(",")])]
     today = {k: getattr(search, k) for k in RULE_KEYS}
+    fitted = with_forms(between(pooled_rows, budget), forms)
+    replayed = [[dict(r, included=inc) for r in rows_k] for (rows_k, _), inc in zip(sweeps, log_included)]
+    if args.tie_key != "recorded":
+        replayed = [rekeyed(rows_k, budget, args.tie_key) for rows_k in replayed]
+    tau = None
+    if args.between:
+        try:
+            tau = {int(n): float(v["tau_vp"]) for n, v in json.loads(Path(args.between).read_text())["between"].items()
+                   if n.isdigit() and "tau_vp" in v}
+        except (OSError, ValueError, KeyError, TypeError, AttributeError) as e:
+            ap.exit(2, f"error: --between: {args.between}: not a stability_replay.py answer with `between` ({e})\n")
+        replayed = [with_between(rows_k, budget, tau) for rows_k in replayed]
+    first = replayed[0]
     out = dict(command="python3 scripts/stability_replay.py " + " ".join(sys.argv[1:]), budget=budget,
                positions=len(rows), reproduced=reproduced(rows, budget), se_ratio=se_ratio(rows, budget),
-               between=with_forms(between(pooled_rows, budget), forms),
+               between=fitted,
                between_included={str(n): b for n, b in sorted(included.items())},
                between_logs=per_log,
-               today=replay(rows, budget, today),
-               rules=sorted((replay(rows, budget, g) for g in grid), key=lambda d: (-d["stable"], d["regret"] or 0)))
+               replayed_with_between={str(n): t for n, t in sorted(tau.items())} if tau else None,
+               tie_key=args.tie_key,
+               today=replay(first, budget, today),
+               rules=sorted((replay(first, budget, g) for g in grid), key=lambda d: (-d["stable"], d["regret"] or 0)))
+    if len(replayed) > 1:     # every rule on every sweep: a rule chosen on one sweep must hold on the others
+        def on_all(rule):
+            each = [replay(rows_k, budget, rule) for rows_k in replayed]
+            return dict(rule, stable_by_log=[e["stable"] for e in each], stable=sum(e["stable"] for e in each),
+                        positions=sum(e["positions"] for e in each),
+                        regret=round(statistics.fmean(e["regret"] or 0.0 for e in each), 5))
+        out["today_all_logs"] = on_all(today)
+        out["rules_all_logs"] = sorted((on_all(g) for g in grid), key=lambda d: (-d["stable"], d["regret"]))
     text = json.dumps(out, indent=1)
     if args.out:
         write_atomic(args.out, text + "\n")

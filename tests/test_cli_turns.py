@@ -169,12 +169,15 @@ def test_hint_warnings_in_words():
 
 def test_close_names_the_margin_the_pick_used_when_the_floor_is_wider():
     # shown errors of 0.05 points: 4 standard errors of the difference are 0.28 points, under the rule's floor of
-    # 0.5 (search.TIE_WIN); a gap of 0.4 points is tied by the floor, and the note says so with the floor's figure
-    turns = [TurnCandidate([1], ["a"], 5000, 0.5, 0.504, 20, 1, 0.0005),
+    # 2 points (search.TIE_WIN); a gap of 1.5 points is tied by the floor, and the note says so with the floor's
+    # figure
+    from concordia_ai.ai import search as _search
+    assert _search.TIE_WIN == 0.02
+    turns = [TurnCandidate([1], ["a"], 5000, 0.5, 0.515, 20, 1, 0.0005),
              TurnCandidate([2], ["b"], 5000, 0.5, 0.500, 20, 1, 0.0005)]
     assert hint_warnings(turns) == [
-        "Close: the top two turns differ by 0.4 win % points, within noise of each other (the tie rule's floor, "
-        "wider here than 4 standard errors of the difference: 0.5 points, the final choice's tie); by this search "
+        "Close: the top two turns differ by 1.5 win % points, within noise of each other (the tie rule's floor, "
+        "wider here than 4 standard errors of the difference: 2.0 points, the final choice's tie); by this search "
         "either is about as good."]
 
 

@@ -36,7 +36,7 @@ def test_final_choice_leads_and_the_rest_rank_by_win(mid_game):
     # round tied with the best finalist, on a quarter of its visits or more
     top = r.turns[0]
     assert top.chosen and top.candidate and top.focus > 0 and sum(t.chosen for t in r.turns) == 1
-    assert search_module.final_pick(mid_game, r.turns) is top
+    assert search_module.final_pick(mid_game, r.turns, eval_kind=r.model.eval) is top
     if top.focus < max(focus):
         best = max((t for t in r.turns if t.candidate and t.focus == max(focus)), key=lambda t: (t.win, t.visits))
         assert top.visits >= search_module.TIE_VISITS * best.visits

@@ -26,10 +26,12 @@ def positions(tmp_path_factory):
 
 def test_the_replayed_pick_is_the_recorded_one_under_the_model_it_was_made_with(positions, monkeypatch):
     # the chunk ran before any model was fitted: the search halved and picked under the default model, with
-    # the tie rule among the finalists only (search.TIE_ROUNDS 1 then) at 2 standard errors (TIE_Z 2 then)
+    # the tie rule among the finalists only (search.TIE_ROUNDS 1 then) at 2 standard errors (TIE_Z 2 then), with
+    # a floor of 0.5 points (TIE_WIN 0.005 then)
     from concordia_ai.ai import search
     monkeypatch.setattr(search, "TIE_ROUNDS", 1)
     monkeypatch.setattr(search, "TIE_Z", 2.0)
+    monkeypatch.setattr(search, "TIE_WIN", 0.005)
     default = outcome.Model("hand", 2, 3.0, fitted=False)
     assert len(positions) == 48
     for p in positions:

@@ -212,10 +212,12 @@ def test_the_tie_rule_reaches_back_as_many_rounds_as_tie_rounds(game3, monkeypat
     assert pick() is semi                           # the semifinalist ties with the best and has the better end
 
 
-def test_the_first_rounds_mixture_changes_neither_the_pick_nor_the_order():
+def test_the_first_rounds_mixture_changes_neither_the_pick_nor_the_order(monkeypatch):
     """The first round shows f * p + (1 - f) / n (outcome.Model.weight): a monotone map, so the final pick
     (its tie floor on the model's own scale, TurnCandidate.scale) and the list's order stay the model's."""
+    from concordia_ai.ai import search as search_module
     from concordia_ai.ai.search import TurnCandidate, final_pick, rank_turns
+    monkeypatch.setattr(search_module, "TIE_WIN", 0.005)       # a floor of 0.5 points, as the figures below assume
     own = [(0.300, 0.001, 4000, [1]), (0.292, 0.001, 3900, [2]), (0.280, 0.003, 2500, [3, 4]), (0.22, 0.01, 900, [5])]
     adv = {1: 0.0, 2: 5.0, 3: 9.0, 5: 1.0}
 
@@ -233,3 +235,30 @@ def test_the_first_rounds_mixture_changes_neither_the_pick_nor_the_order():
     for t in flat:
         t.scale = 1.0
     assert final_pick(None, flat, advantage=lambda t: adv[t.moves[0]]).moves == [3, 4]
+
+
+def test_between_tied_turns_the_pick_goes_by_the_searchs_own_evaluation_of_the_end_position(game3):
+    """The tie rule's key is the end-of-turn position by the evaluation the search uses: the value model's win
+    probability with eval net (the default with every player count), the hand formula's lead with eval hand.
+    Before 2026-12-04 (8th session) it was the hand formula's for every search."""
+    from concordia_ai.ai import value
+    from concordia_ai.ai.search import end_advantage
+    value.ensure_loaded()
+    turns = _legal_turns(game3, 7)
+    by_net = {tuple(m): end_advantage(game3, m, "net") for m in turns}
+    by_hand = {tuple(m): end_advantage(game3, m, "hand") for m in turns}
+
+    def hand_rule(m):       # the hand formula's key, then the shorter turn, then the lower action codes
+        return by_hand[tuple(m)], -len(m), [-x for x in m]
+    # two turns the two keys order differently (here: Mercator purchases the hand formula values alike)
+    a, b = next((x, y) for x in turns for y in turns if by_net[tuple(x)] > by_net[tuple(y)] and hand_rule(y) > hand_rule(x))
+    ta, tb = _turn(a, 0.500, visits=1000), _turn(b, 0.501, visits=1000)     # within noise: tied
+    assert final_pick(game3, [ta, tb], eval_kind="net") is ta
+    assert final_pick(game3, [tb, ta], eval_kind="net") is ta
+    assert final_pick(game3, [ta, tb], eval_kind="hand") is tb
+    # the value model's figure is the deciding player's win probability after the turn
+    st = game3.state.copy()
+    st.set_chance(False, True)
+    for m in a:
+        st.apply(m)
+    assert by_net[tuple(a)] == value.predict(st)[0][game3.decider]

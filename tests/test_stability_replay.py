@@ -1,5 +1,6 @@
 """scripts/stability_replay.py: other final picks replayed on recorded searches (stability.py --record)."""
 import json
+import math
 import sys
 from pathlib import Path
 
@@ -37,6 +38,8 @@ TODAY = dict(TIE_WIN=0.005, TIE_Z=2.0, TIE_VISITS=0.25, TIE_ROUNDS=99)
 def test_today_s_rule_reproduces_the_recorded_picks(monkeypatch):
     from concordia_ai.ai import search
     monkeypatch.setattr(search, "TIE_Z", 2.0)       # the rule these searches were recorded under
+    monkeypatch.setattr(search, "TIE_WIN", 0.005)
+    monkeypatch.setattr(search, "TIE_VISITS", 0.25)
     assert stability_replay.reproduced(ROWS, "3.0") == "4 of 4"
     monkeypatch.setattr(search, "TIE_Z", 3.0)       # a rule that ties position 0 picks turn [2] in its first seed
     assert stability_replay.reproduced(ROWS, "3.0") == "3 of 4"
@@ -166,3 +169,35 @@ def test_a_count_is_pooled_only_over_sweeps_that_evaluated_it_alike(tmp_path):
     assert r["between"]["2"]["turns"] == 1 and r["between"]["3"]["turns"] == 2
     assert [x["evals"] for x in r["between_logs"]] == [{"2": "net", "3": "net"}, {"2": "hand", "3": "net"}]
     assert [x["left_out"] for x in r["between_logs"]] == [[], [2]]
+
+
+def test_between_is_per_search_when_each_hint_merged_several():
+    """A hint of k threads pools k searches and shows between_sd^2 / k (outcome.predict_stats): the same spread
+    read on a sweep of 2-thread hints is a per-search tau sqrt(2) times larger, and the part the sweep's model
+    held is taken out as it was shown, divided by k."""
+    searches = [[dict(turn([1], w, 0.01, 2000, 3, 0.0), slope=0.01)] for w in (0.50, 0.52, 0.54)]
+    one = dict(row(0, searches), players=3, included={}, bot="ismcts:focus=0.25")
+    two = dict(one, bot="ismcts:focus=0.25,jobs=2")
+    tau_one = stability_replay.between([one], "3.0")["3"]["tau_vp"]
+    assert abs(tau_one - 1.732) < 2e-3
+    assert abs(stability_replay.between([two], "3.0")["3"]["tau_vp"] - 1.732 * math.sqrt(2)) < 3e-3
+    # the sweep's model held between_sd 0.5 VP, shown as 0.5^2 / 2 in each 2-thread hint
+    held = stability_replay.between([dict(two, included={3: 0.5})], "3.0")["3"]["tau_vp"]
+    assert abs(held - math.sqrt(2 * (3.0 + 0.25 / 2))) < 3e-3
+    assert stability_replay.searches_of({}) == 1 and stability_replay.searches_of({"bot": "ismcts:jobs=4"}) == 4
+
+
+def test_a_sweep_replays_under_another_tie_key_made_on_its_own_positions():
+    """--tie-key net: each recorded turn's key is made again on the sweep's position (stability.position) by the
+    value model, as search.end_advantage gives it; --between puts another between_sd into the shown errors."""
+    from stability import position
+    from concordia_ai.ai.search import end_advantage
+    game = position(0)
+    moves = [[m] for m in game.legal_moves()[:2]]
+    recs = [dict(turn(m, 0.5, 0.01, 2000, 3, 123.0), slope=0.01) for m in moves]
+    rows = [dict(row(0, [recs]), players=game.n_players, included={game.n_players: 1.0}, bot="ismcts:jobs=2")]
+    again = stability_replay.rekeyed(rows, "3.0", "net")[0]["turns"]["3.0"][0]
+    assert [r["advantage"] for r in again] == [end_advantage(game, m, "net") for m in moves]
+    assert all(0 <= r["advantage"] <= 1 and r["advantage_eval"] == "net" for r in again)
+    wider = stability_replay.with_between(rows, "3.0", {game.n_players: 3.0})[0]["turns"]["3.0"][0][0]
+    assert abs(wider["win_se"] - math.sqrt(0.01 ** 2 - (0.01 * 1.0) ** 2 / 2 + (0.01 * 3.0) ** 2 / 2)) < 1e-12

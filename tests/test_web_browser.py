@@ -23,6 +23,7 @@ if not (os.path.exists(CHROMIUM) and os.path.exists(DRIVER)):
                 "(apt-get install chromium chromium-driver; .ci/run installs them)", allow_module_level=True)
 webdriver = pytest.importorskip("selenium.webdriver", reason="selenium is not installed (pip install -e '.[test]')")
 uvicorn = pytest.importorskip("uvicorn")
+from selenium.common.exceptions import StaleElementReferenceException  # noqa: E402
 from selenium.webdriver.chrome.service import Service  # noqa: E402
 from selenium.webdriver.common.action_chains import ActionChains  # noqa: E402
 from selenium.webdriver.common.by import By  # noqa: E402
@@ -119,7 +120,13 @@ def tap(driver, data_el: str, svg: bool = False):
                                      "if (!e) return false; e.dispatchEvent(new MouseEvent('click', {bubbles: true}));"
                                      "return true;", data_el), data_el
     else:
-        el(driver, data_el).click()
+        for attempt in range(3):     # a panel drawn again between finding the element and clicking it (a slow
+            try:                     # machine): find it again, as a second tap would
+                el(driver, data_el).click()
+                return
+            except StaleElementReferenceException:
+                if attempt == 2:
+                    raise
 
 
 def open_board(driver, board):

@@ -497,12 +497,15 @@ def turn_end_key(game, moves: list[int]):
     return g.state.key()
 
 
-TIE_WIN = 0.005    # two finalists closer than this (or than TIE_Z standard errors of the difference) are tied
-TIE_Z = 4.0        # the tie margin in standard errors of the difference of two win shares: the shown errors are a
-                   # median 1.4 times too small for the seed-to-seed spread of the hint's search, and at 4 two
-                   # 2-thread sweeps of 52 positions x 5 seeds kept the pick on 41 and 41 positions against 38
-                   # and 37 at 2, for 0.04-0.08 win % points of mean regret (results/stability-puct/README.md)
-TIE_VISITS = 0.25  # a turn that dropped out before the last round ties only on this share of the best one's visits
+TIE_WIN = 0.02     # two finalists closer than this (or than TIE_Z standard errors of the difference) are tied
+TIE_Z = 4.0        # the tie margin in standard errors of the difference of two win shares (at 4 two 2-thread
+                   # sweeps kept the pick on 41 and 41 of 52 positions against 38 and 37 at 2, when the shown
+                   # errors were a median 1.4 times too small)
+TIE_VISITS = 0.1   # a turn that dropped out before the last round ties only on this share of the best one's visits
+# TIE_WIN 0.02 and TIE_VISITS 0.1 (0.005 and 0.25 before 2026-12-04, 8th session), with the value model's key
+# (end_advantage): chosen on two sweeps of 52 positions x 5 seeds at 3 s (45 and 42 stable), then 45 of 52 on a
+# third sweep held out, against 40 with the earlier widths, for 0.19 win % points more mean regret
+# (results/stability-puct/README.md, "The value model's tie key").
 TIE_ROUNDS = 99    # the tie rule looks at the turns of the final choice's last TIE_ROUNDS rounds (1: the finalists
                    # only; 99: every round). Measured at 3 s over 52 positions x 5 seeds: 27 of 52 positions
                    # stable with 1, 28 with 2, 33 with every round (results/stability-focus/outcome_pick_tie*.json)
@@ -515,14 +518,14 @@ def tie_margin(a: TurnCandidate, b: TurnCandidate) -> float:
     return max(TIE_WIN * a.scale, TIE_Z * math.hypot(a.win_se, b.win_se))
 
 
-def final_pick(game, turns: list[TurnCandidate], advantage=None) -> TurnCandidate | None:
+def final_pick(game, turns: list[TurnCandidate], advantage=None, eval_kind: str = "hand") -> TurnCandidate | None:
     """The final choice's last pick among its finalists (the candidates that reached its last round; a
     named extra never is one): the higher win share shown, on every visit including the last round's
     (expected VP when the winner is settled). Finalists whose win shares are within max(TIE_WIN, TIE_Z
     standard errors of the difference) are tied as far as the search can tell; which of them halving kept
     longest goes by the seed, so among them the pick follows a rule that does not: the better end-of-turn
-    position by the hand formula (the player's estimated final VP minus the best other player's), then the
-    shorter turn, then the lower action codes. With TIE_ROUNDS > 1 the turns that dropped out in the
+    position by the search's own evaluation `eval_kind` (end_advantage), then the shorter turn, then the lower
+    action codes. With TIE_ROUNDS > 1 the turns that dropped out in the
     rounds just before the last join the tied ones when within noise of the best finalist and on a quarter
     of its visits or more (measured against 1 in results/outcome/README.md). None when the final choice did not run. `advantage`: the
     tie rule's first key for a turn (end_advantage in `game` by default; scripts/outcome_fit.py replays
@@ -541,18 +544,24 @@ def final_pick(game, turns: list[TurnCandidate], advantage=None) -> TurnCandidat
             if best.win - t.win <= tie_margin(best, t)]
     if len(tied) < 2:
         return best
-    advantage = advantage or (lambda t: end_advantage(game, t.moves))
+    advantage = advantage or (lambda t: end_advantage(game, t.moves, eval_kind))
     return max(tied, key=lambda t: (advantage(t), -len(t.moves), [-a for a in t.moves]))
 
 
-def end_advantage(game, moves: list[int]) -> float:
-    """The hand formula after the turn `moves`: the deciding player's estimated final VP minus the best
-    other player's."""
+def end_advantage(game, moves: list[int], eval_kind: str = "hand") -> float:
+    """How good the position after the turn `moves` is for the deciding player, by the evaluation `eval_kind`:
+    the value model's probability that the player wins ("net"), or the hand formula's estimated final VP
+    minus the best other player's ("hand"). The tie rule's first key (final_pick): with the value model as the
+    search's evaluation it kept the same pick across seeds on 41 and 41 of 52 positions, where the hand
+    formula's key kept 33 and 37 (two sweeps replayed, results/stability-puct/README.md)."""
     st = game.state.copy()
     st.set_chance(False, True)
     seat = st.decider
     for a in moves:
         st.apply(a)
+    if eval_kind == "net":
+        from . import value
+        return float(value.predict(st)[0][seat])
     v = core.evaluate_state(st)
     return v[seat] - max(x for q, x in enumerate(v) if q != seat)
 
@@ -632,13 +641,13 @@ def merge_turns(game, lists: list[list[TurnCandidate]], model: outcome.Model | N
             t._search = j
             groups.setdefault(key, []).append(t)
         own = [_pooled(game, model, h, [t for k2, t in keyed if k2 == key]) for key in dict(keyed)]
-        pick = final_pick(game, own)
+        pick = final_pick(game, own, eval_kind=model.eval)
         if pick is not None:
             own_picks.append(pick._end_key)
     out = [_pooled(game, model, h, group) for group in groups.values()]
     for t in out:
         t.tops = own_picks.count(t._end_key)
-    pick = final_pick(game, out)
+    pick = final_pick(game, out, eval_kind=model.eval)
     if pick is not None:
         pick.chosen = True
     return rank_turns(out)

@@ -237,7 +237,7 @@ def hint_warnings(turns: list[TurnCandidate], searches: int = 1, min_visits: int
         if top.chosen and gap < 0:
             if tied:
                 why = (f"the two are within noise of each other ({basis}: {pct(margin)} points), and between such "
-                       f"turns the final choice keeps the one whose end position the hand formula rates higher")
+                       f"turns the final choice keeps the one whose end position the search's evaluation rates higher")
             else:
                 why = (f"#2 dropped out of the final choice in an earlier round, and its figure rests on fewer "
                        f"visits ({second.visits} against {top.visits})")
