@@ -33,7 +33,7 @@ def test_final_choice_leads_and_the_rest_rank_by_win(mid_game):
     r = search(mid_game, CFG)
     focus = [t.focus for t in r.turns]
     # the final pick leads: a candidate of the final choice, a finalist or (search.TIE_ROUNDS) a turn of an earlier
-    # round tied with the best finalist, on a quarter of its visits or more
+    # round tied with the best finalist, on TIE_VISITS of its visits or more
     top = r.turns[0]
     assert top.chosen and top.candidate and top.focus > 0 and sum(t.chosen for t in r.turns) == 1
     assert search_module.final_pick(mid_game, r.turns, eval_kind=r.model.eval) is top

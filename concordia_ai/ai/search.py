@@ -538,7 +538,7 @@ def final_pick(game, turns: list[TurnCandidate], advantage=None, eval_kind: str 
     if settled(turns):
         return max(finalists, key=lambda t: (t.vp, t.visits))
     best = max(finalists, key=lambda t: (t.win, t.visits))
-    # a turn that dropped out earlier ties only on a quarter of the best finalist's visits or more
+    # a turn that dropped out earlier ties only on TIE_VISITS (a tenth) of the best finalist's visits or more
     near = [t for t in cands if t.focus == top or (t.focus > top - TIE_ROUNDS and t.visits >= TIE_VISITS * best.visits)]
     tied = [t for t in near
             if best.win - t.win <= tie_margin(best, t)]
@@ -552,8 +552,8 @@ def end_advantage(game, moves: list[int], eval_kind: str = "hand") -> float:
     """How good the position after the turn `moves` is for the deciding player, by the evaluation `eval_kind`:
     the value model's probability that the player wins ("net"), or the hand formula's estimated final VP
     minus the best other player's ("hand"). The tie rule's first key (final_pick): with the value model as the
-    search's evaluation it kept the same pick across seeds on 41 and 41 of 52 positions, where the hand
-    formula's key kept 33 and 37 (two sweeps replayed, results/stability-puct/README.md)."""
+    search's evaluation it kept the same pick across seeds on 40, 41 and 41 of 52 positions, where the hand
+    formula's key kept 34, 33 and 38 (three sweeps replayed, results/stability-puct/README.md)."""
     st = game.state.copy()
     st.set_chance(False, True)
     seat = st.decider
