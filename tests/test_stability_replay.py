@@ -201,3 +201,15 @@ def test_a_sweep_replays_under_another_tie_key_made_on_its_own_positions():
     assert all(0 <= r["advantage"] <= 1 and r["advantage_eval"] == "net" for r in again)
     wider = stability_replay.with_between(rows, "3.0", {game.n_players: 3.0})[0]["turns"]["3.0"][0][0]
     assert abs(wider["win_se"] - math.sqrt(0.01 ** 2 - (0.01 * 1.0) ** 2 / 2 + (0.01 * 3.0) ** 2 / 2)) < 1e-12
+
+
+def test_a_between_file_that_is_not_a_replay_answer_is_refused_in_one_line(tmp_path, capsys):
+    searches = [[dict(turn([1], w, 0.01, 2000, 3, 0.0, chosen=True), slope=0.01)] for w in (0.50, 0.52, 0.54)]
+    log = tmp_path / "s.jsonl"
+    log.write_text(json.dumps(dict(row(0, searches), players=3)) + "\n")
+    bad = tmp_path / "b.json"
+    bad.write_text('{"between": 3}')
+    assert run_main(["--log", str(log), "--between", str(bad)]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and err[0].startswith(f"error: --between: {bad}: not a stability_replay.py answer")
+    assert run_main(["--log", str(log), "--between", str(tmp_path / "missing.json")]) == 2
