@@ -258,6 +258,11 @@ def with_between(rows: list[dict], budget: str, tau: dict[int, float]) -> list[d
     return out
 
 
+def _same_eval(first: str | None, this: str | None) -> bool:
+    """Two sweeps evaluated a player count alike (an unknown evaluation, without --sweep-models, counts alike)."""
+    return first is None or this is None or first == this
+
+
 def rekeyed(rows: list[dict], budget: str, eval_kind: str) -> list[dict]:
     """The rows with every turn's tie key (`advantage`) made again by `eval_kind` (search.end_advantage on the
     sweep's position, stability.position): how a sweep recorded under one key replays under another."""
@@ -336,8 +341,8 @@ def main() -> None:
                 form[n] = model_form(m)
         # a player count is pooled only over sweeps that evaluated it as the first log did (2 players: the hand
         # formula until 2026-12-04, the value model since): another evaluation's spread is another search's
-        kept = {n for n in {r["players"] for r in rows_k}
-                if first_eval.setdefault(n, evals.get(n)) in (None, evals.get(n)) or evals.get(n) is None}
+        kept = {n for n in {r["players"] for r in rows_k} if _same_eval(first_eval.setdefault(n, evals.get(n)),
+                                                                      evals.get(n))}
         for n in kept:
             forms.setdefault(n, set()).add(form.get(n, "unknown"))
         pooled_rows += [dict(r, included=included) for r in rows_k if r["players"] in kept]
