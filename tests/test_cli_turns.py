@@ -176,9 +176,9 @@ def test_close_names_the_margin_the_pick_used_when_the_floor_is_wider():
     turns = [TurnCandidate([1], ["a"], 5000, 0.5, 0.515, 20, 1, 0.0005),
              TurnCandidate([2], ["b"], 5000, 0.5, 0.500, 20, 1, 0.0005)]
     assert hint_warnings(turns) == [
-        "Close: the top two turns differ by 1.5 win % points, within noise of each other (the tie rule's floor, "
-        "wider here than 4 standard errors of the difference: 2.0 points, the final choice's tie); by this search "
-        "either is about as good."]
+        "Close: the top two turns differ by 1.5 win % points, within the final choice's tie floor of 2.0 points "
+        "(wider here than 4 standard errors of the difference, the final choice's tie); by this search either is "
+        "about as good."]
 
 
 def test_close_means_the_final_choices_tie_not_a_narrower_one():

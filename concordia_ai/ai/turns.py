@@ -231,13 +231,17 @@ def hint_warnings(turns: list[TurnCandidate], searches: int = 1, min_visits: int
         z = _search.TIE_Z               # read at call time: the final pick's own tie rule (search.final_pick)
         margin = _search.tie_margin(top, second)
         tied = abs(gap) <= margin
-        # the margin the pick used: z standard errors, or the rule's floor where that is wider
-        basis = (f"{z:g} standard errors of the difference" if z * noise >= margin else
-                 f"the tie rule's floor, wider here than {z:g} standard errors of the difference")
+        # the margin the pick used: z standard errors (noise), or the rule's floor where that is wider (not noise:
+        # a width the final choice treats as a tie, so that its pick holds from seed to seed)
+        if z * noise >= margin:
+            within = f"within noise of each other ({z:g} standard errors of the difference: {pct(margin)} points"
+        else:
+            within = (f"within the final choice's tie floor of {pct(margin)} points (wider here than {z:g} standard "
+                      f"errors of the difference")
         if top.chosen and gap < 0:
             if tied:
-                why = (f"the two are within noise of each other ({basis}: {pct(margin)} points), and between such "
-                       f"turns the final choice keeps the one whose end position the search's evaluation rates higher")
+                why = (f"the two are {within}), and between such turns the final choice keeps the one whose end "
+                       f"position the search's evaluation rates higher")
             else:
                 why = (f"#2 dropped out of the final choice in an earlier round, and its figure rests on fewer "
                        f"visits ({second.visits} against {top.visits})")
@@ -246,9 +250,8 @@ def hint_warnings(turns: list[TurnCandidate], searches: int = 1, min_visits: int
         elif tied:
             # the final pick's tie rule (search.final_pick): the shown errors are smaller than the spread between
             # searches, so a gap inside it is one another search may reverse
-            out.append(f"Close: the top two turns differ by {pct(abs(gap))} win % points, within noise of each other "
-                       f"({basis}: {pct(margin)} points, the final choice's tie); by this search either is about "
-                       f"as good.")
+            out.append(f"Close: the top two turns differ by {pct(abs(gap))} win % points, {within}, the final "
+                       f"choice's tie); by this search either is about as good.")
     if searches > 1 and top.tops < searches and not settled(turns):
         out.append(f"The {searches} independent searches did not all choose this turn ({top.tops} of them did); "
                    f"their statistics are pooled and the choice is made on the pooled figures, but more time "
