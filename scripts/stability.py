@@ -99,7 +99,7 @@ def one(task: dict) -> dict:
     return row
 
 
-def turn_record(game: Game, t, eval_kind: str = "hand") -> dict:
+def turn_record(game: Game, t, eval_kind: str) -> dict:
     """What scripts/stability_replay.py needs to replay another final pick on a recorded search: the
     turn's codes, its shown figures and visits, its final-choice flags and the tie rule's first key (by the
     search's evaluation `eval_kind`, as search.final_pick takes it; the hand formula's before 2026-12-04, 8th

@@ -56,7 +56,9 @@ sys.path.insert(0, str(ROOT))
 from concordia_ai.ai import outcome  # noqa: E402
 from concordia_ai.ai import search  # noqa: E402
 from concordia_ai.ai.search import TurnCandidate, final_pick  # noqa: E402
+from concordia_ai.ai.bots import parse_spec  # noqa: E402
 from concordia_ai.engine.errors import ConcordiaError  # noqa: E402
+from concordia_ai.io import safe_read  # noqa: E402
 from concordia_ai.io.atomic_write import write_atomic  # noqa: E402
 from concordia_ai.io.jsonl import read_records  # noqa: E402
 
@@ -145,7 +147,6 @@ def searches_of(row: dict) -> int:
     """How many searches each of the row's hints merged (its bot spec's `jobs`, 1 without): a hint pooling k
     searches shows between_sd^2 / k of seed-to-seed variance (outcome.predict_stats), so tau is fitted per
     search, as Model.between_sd means it, and a sweep of k threads reads its spread against slope^2 tau^2 / k."""
-    from concordia_ai.ai.bots import parse_spec
     try:
         return max(1, int(parse_spec(row.get("bot", "ismcts"))[1].get("jobs", 1)))
     except (ConcordiaError, ValueError, TypeError):
@@ -364,9 +365,12 @@ def main() -> None:
     tau = None
     if args.between:
         try:
-            tau = {int(n): float(v["tau_vp"]) for n, v in json.loads(Path(args.between).read_text())["between"].items()
-                   if n.isdigit() and "tau_vp" in v}
-        except (OSError, ValueError, KeyError, TypeError, AttributeError) as e:
+            answer = safe_read.read_json(args.between)
+        except ConcordiaError as e:
+            ap.exit(2, f"error: --between: {e}\n")
+        try:
+            tau = {int(n): float(v["tau_vp"]) for n, v in answer["between"].items() if n.isdigit() and "tau_vp" in v}
+        except (ValueError, KeyError, TypeError, AttributeError) as e:
             ap.exit(2, f"error: --between: {args.between}: not a stability_replay.py answer with `between` ({e})\n")
         replayed = [with_between(rows_k, budget, tau) for rows_k in replayed]
     first = replayed[0]
