@@ -11,6 +11,10 @@ position JSON of `concordia position`), so that --from LOG searches the position
 --search, at --budgets, with the learned weights installed now; the position's own evaluations are made again
 too) without playing them: a refit after a change of the search or of the value model costs only its searches.
 
+With --openings-of LOG (a strength.py log of self-play), the first turns of LOG's deals are searched instead:
+the opening as the bot the hint stands for plays on from it, which is what the opening check compares with
+(scripts/opening_figures.py); games against mixed opponents say little about a seat's chances there.
+
 With --opening, every game's first turn is searched too (the opening has the longest horizon, and drawn
 turn starts rarely fall on it). Game g is dealt on board g % 4 with --players seats; each seat's bot is drawn (seeded by the deal) from
 POOL: the search at three budgets, the hand-formula search of the training data, the heuristic, the greedy
@@ -179,6 +183,25 @@ def research_game(task: dict) -> dict:
                 cpu_seconds=round(time.process_time() - t0, 1))
 
 
+def opening_records(log: str, players: int) -> list[dict]:
+    """--openings-of: the first turn of every deal of a strength.py self-play log (candidate and opponent one
+    bot: the games the opening check reads its references from, scripts/opening_figures.py), as records that
+    research_game searches. One game per deal, its first seating: both seatings of a deal are one bot on one
+    deal, so one of them is an independent outcome and the other would only double the search's cost."""
+    out = []
+    for r in read_records(log):
+        if r.get("players") != players or r.get("cand_seat") != 0 or r.get("candidate") != r.get("opponent"):
+            continue
+        g = Game.new(r["board"], players, r["seed"])
+        start_cards = g.state.cards_left
+        row = dict(turn=g.state.turns, pick=0, position=g.to_json(), decider=g.decider,
+                   h=round(outcome.horizon(g.state, start_cards), 4))
+        out.append(dict(players=players, game=len(out), seed=r["seed"], per_game=0, board=r["board"],
+                        bots=[r["candidate"]] * players, opening=True, selfplay=log, final=list(r["totals"]),
+                        winner=r["ranking"][0], rows=[row]))
+    return out
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--players", type=int, required=True, choices=(2, 3, 4, 5))
@@ -191,6 +214,9 @@ def main() -> None:
     ap.add_argument("--search", default="", help="search knobs over the hint's, KEY=VALUE,... (e.g. select=puct)")
     ap.add_argument("--from", dest="source", metavar="LOG",
                     help="search the positions of LOG's games again instead of playing games (--players must match)")
+    ap.add_argument("--openings-of", dest="openings", metavar="LOG", action="append", default=[],
+                    help="search the first turn of the deals of a strength.py self-play LOG (repeatable): the "
+                         "opening of self-play of the bot the hint stands for (opening_records)")
     ap.add_argument("--log", required=True)
     jobs.add_runner_options(ap)
     args = ap.parse_args()
@@ -202,7 +228,21 @@ def main() -> None:
         knobs = parse_spec("ismcts:" + args.search)[1]
     except BotSpecError as e:
         ap.error(f"--search: {str(e).removeprefix('bot ismcts: ')}")
-    if args.source:
+    if args.source and args.openings:
+        ap.error("--from and --openings-of: give one source of positions")
+    if args.openings:
+        try:
+            old = [r for log in args.openings for r in opening_records(log, args.players)]
+        except (ConcordiaError, KeyError, TypeError) as e:
+            ap.error(f"--openings-of: not a strength.py log of {args.players}-player self-play ({e})")
+        for i, r in enumerate(old):
+            r["game"] = i           # one numbering over all the logs (a game's key)
+        if not old:
+            ap.error(f"--openings-of: no {args.players}-player self-play games in {', '.join(args.openings)}")
+        tasks = [dict(record=r, players=r["players"], game=r["game"], seed=r["seed"], per_game=r["per_game"],
+                      budgets=budgets, search=knobs) for r in old]
+        work = research_game
+    elif args.source:
         try:
             old = [r for r in read_records(args.source)
                    if r.get("players") == args.players and not r.get("truncated")]
