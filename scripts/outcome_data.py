@@ -183,22 +183,25 @@ def research_game(task: dict) -> dict:
                 cpu_seconds=round(time.process_time() - t0, 1))
 
 
-def opening_records(log: str, players: int) -> list[dict]:
-    """--openings-of: the first turn of every deal of a strength.py self-play log (candidate and opponent one
+def opening_records(logs: list[str], players: int) -> list[dict]:
+    """--openings-of: the first turn of every game of strength.py self-play logs (candidate and opponent one
     bot: the games the opening check reads its references from, scripts/opening_figures.py), as records that
-    research_game searches. One game per deal, its first seating: both seatings of a deal are one bot on one
-    deal, so one of them is an independent outcome and the other would only double the search's cost."""
+    research_game searches, one per game. The two seatings of a deal are two independent games of one bot
+    from one position; the games are numbered seating by seating, the first seating's games (of every log)
+    first, so a log of the first seatings alone goes on with the second's."""
+    games = []
+    for log in logs:
+        games += [(r.get("cand_seat"), log, r) for r in read_records(log)
+                  if r.get("players") == players and r.get("candidate") == r.get("opponent")]
     out = []
-    for r in read_records(log):
-        if r.get("players") != players or r.get("cand_seat") != 0 or r.get("candidate") != r.get("opponent"):
-            continue
-        g = Game.new(r["board"], players, r["seed"])
-        start_cards = g.state.cards_left
-        row = dict(turn=g.state.turns, pick=0, position=g.to_json(), decider=g.decider,
-                   h=round(outcome.horizon(g.state, start_cards), 4))
-        out.append(dict(players=players, game=len(out), seed=r["seed"], per_game=0, board=r["board"],
-                        bots=[r["candidate"]] * players, opening=True, selfplay=log, final=list(r["totals"]),
-                        winner=r["ranking"][0], rows=[row]))
+    for seating in sorted({s for s, _, _ in games}):
+        for _, log, r in (x for x in games if x[0] == seating):
+            g = Game.new(r["board"], players, r["seed"])
+            row = dict(turn=g.state.turns, pick=0, position=g.to_json(), decider=g.decider,
+                       h=round(outcome.horizon(g.state, g.state.cards_left), 4))
+            out.append(dict(players=players, game=len(out), seed=r["seed"], per_game=0, board=r["board"],
+                            bots=[r["candidate"]] * players, opening=True, selfplay=log, seating=seating,
+                            final=list(r["totals"]), winner=r["ranking"][0], rows=[row]))
     return out
 
 
@@ -232,11 +235,9 @@ def main() -> None:
         ap.error("--from and --openings-of: give one source of positions")
     if args.openings:
         try:
-            old = [r for log in args.openings for r in opening_records(log, args.players)]
+            old = opening_records(args.openings, args.players)
         except (ConcordiaError, KeyError, TypeError) as e:
             ap.error(f"--openings-of: not a strength.py log of {args.players}-player self-play ({e})")
-        for i, r in enumerate(old):
-            r["game"] = i           # one numbering over all the logs (a game's key)
         if not old:
             ap.error(f"--openings-of: no {args.players}-player self-play games in {', '.join(args.openings)}")
         tasks = [dict(record=r, players=r["players"], game=r["game"], seed=r["seed"], per_game=r["per_game"],

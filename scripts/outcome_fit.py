@@ -66,7 +66,7 @@ def positions(logs: list[str], records: list[dict] | None = None) -> list[dict]:
     out = []
     for rec in read_logs(logs) if records is None else records:
         for row in rec["rows"]:
-            out.append(dict(row, players=rec["players"], game=rec["game"], board=rec["board"],
+            out.append(dict(row, players=rec["players"], game=rec["game"], seed=rec["seed"], board=rec["board"],
                             final=rec["final"], winner=rec["winner"]))
     return out
 
@@ -388,7 +388,7 @@ def main() -> None:
             # the model without the win values (w = 0), on every position
             figs = cross_fitted(group, lambda p: True, n, budget, eval_kind, False)
             m = measure(figs)
-            entry = dict(eval=eval_kind, games=len({p["game"] for p in group}), **m)
+            entry = dict(eval=eval_kind, games=len({(p["seed"], p["game"]) for p in group}), **m)
             use_q = False
             with_q = [p for p in group if has_win_values(p, budget)]
             if len(with_q) >= 100:
@@ -407,7 +407,7 @@ def main() -> None:
             pooled.setdefault(budget, []).extend(figs)
             final = fit_setting(with_q if use_q else group, n, budget, eval_kind, use_q)
             models.append(dict(final.to_dict(), positions=len(with_q if use_q else group),
-                               games=len({p["game"] for p in (with_q if use_q else group)}),
+                               games=len({(p["seed"], p["game"]) for p in (with_q if use_q else group)}),
                                cross_fitted_ece=m.get("ece")))
     for budget, figs in pooled.items():
         report[f"all {budget}s"] = measure(figs)
