@@ -349,3 +349,43 @@ def test_a_negative_seed_to_seed_spread_is_refused(tmp_path):
     assert outcome.find("hand", 2, 3.0, _write(tmp_path / "m.json", [dict(base, between_sd=2.5)])).between_sd == 2.5
     with pytest.raises(OutcomeModelError, match="between_sd -1; valid: 0 or more"):
         outcome.load(_write(tmp_path / "bad.json", [dict(base, between_sd=-1)]))
+
+
+def test_two_player_first_round_has_an_optimism_of_its_own():
+    """2 players: after the first seat's first turn the search puts it 8 VP ahead, but it wins only 45 % of the
+    games from there. The fit finds the first round's own optimism (open_d) that shows about 45 %, below the
+    even share (a mixture weight alone cannot go below 50 %), and reads it only in the first round."""
+    rng = np.random.default_rng(11)
+    truth = Model("net", 2, 3.0, k=(1.0, 0.0), log_sigma=(math.log(8.0), 0.0))
+    later = []
+    for _ in range(2000):
+        mu, h = rng.normal(110, 12, 2), float(rng.random())
+        final = np.asarray(outcome.predict(mu, 0, h, truth).vp) + 8.0 * (rng.gumbel(size=2) - outcome.EULER)
+        later.append(dict(mu=list(mu), decider=0, h=h, final=list(final), winner=int(final.argmax())))
+    first = []
+    for _ in range(1500):
+        winner = 0 if rng.random() < 0.45 else 1
+        final = [120.0, 120.0]
+        final[winner] += 5.0
+        first.append(dict(mu=[118.0 + rng.normal(0, 1), 110.0], decider=0, h=1.0, final=final, winner=winner,
+                          first_round=True))
+    model = outcome.fit(later + first, "net", 2, 3.0)
+    assert model.open_d > 0
+    shown = np.mean([outcome.predict(r["mu"], 0, 1.0, model.for_position(True)).win for r in first])
+    assert shown == pytest.approx(0.45, abs=0.015)
+    # later rounds do not read it: d there is the fitted d alone
+    assert model.at(1.0)[2] == pytest.approx(model.d[0] + model.d[1])
+    assert model.for_position(True).at(1.0)[2] == pytest.approx(model.d[0] + model.d[1] + model.open_d)
+    assert model.for_position(True).core_tuple(1.0)[1] == pytest.approx(model.d[0] + model.d[1] + model.open_d)
+    # with 3 players the first round keeps its scale instead (open_d stays 0)
+    three = [dict(r, mu=r["mu"] + [100.0], final=r["final"] + [90.0]) for r in later + first]
+    assert outcome.fit(three, "net", 3, 3.0).open_d == 0.0
+
+
+def test_open_d_is_read_and_checked(tmp_path):
+    base = dict(eval="hand", players=2, seconds=3.0, b=[0, 0], k=[1, 0], d=[0, 0], log_sigma=[2, 0])
+    f = _write(tmp_path / "m.json", [dict(base, open_d=3.5)])
+    assert outcome.find("hand", 2, 3.0, f).open_d == 3.5
+    assert outcome.find("hand", 2, 3.0, _write(tmp_path / "old.json", [base])).open_d == 0.0
+    with pytest.raises(OutcomeModelError, match="not finite"):
+        outcome.load(_write(tmp_path / "bad.json", [dict(base, open_d=float("nan"))]))

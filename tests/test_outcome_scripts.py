@@ -107,6 +107,31 @@ def test_bad_knobs_and_logs_without_positions_are_refused_in_one_line(tmp_path):
     assert not (tmp_path / "y.jsonl").exists()
 
 
+def test_the_openings_of_self_play_are_searched_with_how_each_game_ended(tmp_path):
+    import json
+    from concordia_ai.engine.game import Game
+    sp = ROOT / "results" / "outcome" / "selfplay-2p-net" / "creta.jsonl"
+    games = [json.loads(x) for x in sp.read_text().splitlines()[:4]]     # 2 deals, both seatings
+    log = tmp_path / "sp.jsonl"
+    log.write_text("".join(json.dumps(g) + "\n" for g in games))
+    out = tmp_path / "open.jsonl"
+    done = _outcome_data("--players", "2", "--budgets", "0.01", "--openings-of", str(log), "--log", str(out))
+    assert done.returncode == 0, done.stderr
+    recs = sorted((json.loads(x) for x in out.read_text().splitlines()), key=lambda r: r["game"])
+    # numbered seating by seating: the first seating's games first
+    assert [r["seating"] for r in recs] == sorted(g["cand_seat"] for g in games)
+    by_seating = sorted(games, key=lambda g: g["cand_seat"])
+    for r, g in zip(recs, by_seating):
+        assert (r["seed"], r["board"], r["final"], r["winner"]) == (g["seed"], "creta", g["totals"], g["ranking"][0])
+        (row,) = r["rows"]
+        assert row["turn"] == 0 and row["decider"] == 0 and row["h"] == 1.0
+        assert row["position"] == Game.new("creta", 2, g["seed"]).to_json()
+        assert list(row["searches"]) == ["0.01"]
+    # a log that is not of self-play, or of another player count, gives nothing to search: refused in one line
+    done = _outcome_data("--players", "3", "--openings-of", str(log), "--log", str(tmp_path / "z.jsonl"))
+    assert done.returncode == 2 and "no 3-player self-play games" in done.stderr and "Traceback" not in done.stderr
+
+
 def test_worst_gap_floor_is_the_worst_of_normal_gaps():
     """Ten deciles whose gaps are normal with standard error 1: the mean of the worst |gap| is about 1.88
     (the mean maximum of ten half-normals), and it scales with the error; no decile, no floor."""

@@ -31,9 +31,12 @@ f m_i + (1 - f) (-sigma log(n - 1)). The first round also has a scale of its own
 from there a game's final scores spread far wider than the sigma fitted over the later rounds puts them
 (with 3-4 players the first round's margins came out about 10 VP too close). With 3 players or more,
 `_fit_first_round` sets open_sigma so that the first round's shown margins average the real final ones, and
-open_scale by the winner's likelihood under it; with 2 players the margin v_1 - v_2 does not depend on
-the scale, so open_sigma stays 0 (the fitted sigma) and open_scale is fitted alone (`Model.for_position`
-marks a model as reading the first round). The mixture is a monotone map of the model's own
+open_scale by the winner's likelihood under it. With 2 players the margin v_1 - v_2 does not depend on
+the scale, so open_sigma stays 0 (the fitted sigma); what the first round needs there is an optimism of its
+own for the deciding seat, open_d (VP, on top of d): after the first seat's first turn the search puts it
+ahead (55-58 % on the four boards), but in self-play of the bot the hint stands for the first seat won 48 %
+of 600 games (results/outcome/selfplay-2p-net/). open_d and open_scale are fitted together by the winner's
+likelihood over the first round's rows (`Model.for_position` marks a model as reading the first round). The mixture is a monotone map of the model's own
 figures, so it changes no order: the core's halving reads the model's own share (core_tuple, at the first
 round's scale there: every turn of one position is read in one stage), and the final
 pick's tie floor is taken on the model's own scale (search.final_pick, TurnCandidate.scale). The coefficients are
@@ -97,6 +100,7 @@ class Model:
     between_sd: float = 0.0                 # VP: how far one search's mean margin of a node moves from seed to
                                             # seed beyond its sampling error (measured, win_se)
     open_sigma: float = 0.0                 # VP: the first round's scale (0: the sigma fitted in h)
+    open_d: float = 0.0                     # VP: the first round's own optimism for the deciding seat (2 players)
 
     def for_position(self, first_round: bool) -> "Model":
         """The model as it reads a position: in the first round (every seat's first turn) its figures are
@@ -109,11 +113,12 @@ class Model:
         return self.open_scale if self.first_round else 1.0
 
     def at(self, h: float) -> tuple[float, float, float, float]:
-        """(b, k, d, sigma) at horizon h (in the first round, sigma is open_sigma when it is set)."""
+        """(b, k, d, sigma) at horizon h (in the first round, sigma is open_sigma when it is set, and d has
+        open_d on top)."""
         h = min(max(float(h), 0.0), 1.0)
         b = self.b[0] + self.b[1] * h
         k = max(MIN_K, self.k[0] + self.k[1] * h)
-        d = self.d[0] + self.d[1] * h
+        d = self.d[0] + self.d[1] * h + (self.open_d if self.first_round else 0.0)
         if self.first_round and self.open_sigma > 0:
             sigma = self.open_sigma
         else:
@@ -132,7 +137,8 @@ class Model:
     def to_dict(self) -> dict:
         return dict(eval=self.eval, players=self.players, seconds=self.seconds, b=list(self.b), k=list(self.k),
                     d=list(self.d), log_sigma=list(self.log_sigma), w=list(self.w),
-                    open_scale=self.open_scale, between_sd=self.between_sd, open_sigma=self.open_sigma)
+                    open_scale=self.open_scale, between_sd=self.between_sd, open_sigma=self.open_sigma,
+                    open_d=self.open_d)
 
 
 @dataclass
@@ -381,7 +387,7 @@ def _read(path: Path | str | None) -> tuple[list[Model], dict | None]:
         models = [Model(str(m["eval"]), int(m["players"]), float(m["seconds"]), _pair(m["b"]), _pair(m["k"]),
                         _pair(m["d"]), _pair(m["log_sigma"]), True, _pair(m.get("w", (0.0, 0.0))),
                         float(m.get("open_scale", 1.0)), False, float(m.get("between_sd", 0.0)),
-                        float(m.get("open_sigma", 0.0)))
+                        float(m.get("open_sigma", 0.0)), float(m.get("open_d", 0.0)))
                   for m in info["models"]]
         search = info.get("search")
     except FileNotFoundError:
@@ -392,7 +398,7 @@ def _read(path: Path | str | None) -> tuple[list[Model], dict | None]:
         if m.eval not in ("net", "hand") or not 2 <= m.players <= 5 or not (m.seconds >= 0):
             raise OutcomeModelError(f"outcome models: {path} has a model for eval {m.eval!r}, {m.players} players, "
                                     f"{m.seconds} s; valid: eval net or hand, 2-5 players, seconds >= 0")
-        values = m.b + m.k + m.d + m.log_sigma + m.w + (m.open_scale, m.between_sd, m.open_sigma)
+        values = m.b + m.k + m.d + m.log_sigma + m.w + (m.open_scale, m.between_sd, m.open_sigma, m.open_d)
         if not all(math.isfinite(x) for x in values):
             raise OutcomeModelError(f"outcome models: {path} holds a coefficient that is not finite")
         if m.between_sd < 0:
@@ -683,16 +689,6 @@ def _first_round_loglik(rows: list[dict], model: Model) -> float:
     return total
 
 
-def _fit_open_scale(rows: list[dict], model: Model) -> float:
-    """The first round's weight (open_scale) in [OPEN_SCALE_MIN, 1] maximising the winner's log likelihood
-    over the first round's rows, everything else as fitted: a grid of 0.05, then 0.01 around its best."""
-    def loglik(f: float) -> float:
-        return _first_round_loglik(rows, replace(model, open_scale=float(f)))
-    best = max(np.linspace(OPEN_SCALE_MIN, 1.0, 20), key=loglik)
-    fine = np.clip(np.linspace(best - 0.05, best + 0.05, 11), OPEN_SCALE_MIN, 1.0)
-    return round(float(max(fine, key=loglik)), 2)
-
-
 def _real_margin(row: dict) -> float:
     """The deciding seat's real final margin over the best other seat."""
     d = row["decider"]
@@ -706,13 +702,46 @@ def _first_round_margin_gap(rows: list[dict], model: Model, real_mean: float) ->
     return shown - real_mean
 
 
+MAX_OPEN_D = 40.0   # VP: the first round's own optimism is fitted within +-40 (the grid of _fit_open_2p)
+
+
+def _fit_open_2p(rows: list[dict], model: Model) -> Model:
+    """With 2 players, the first round's weight and the deciding seat's optimism there (open_d) maximising
+    the winner's likelihood over the first round's rows: the shown share of the deciding seat is
+    f logistic((a - open_d) / sigma) + (1 - f) / 2, with a its lead in the model's locations without open_d
+    (the share of the iterations that ended the game at their exact rate, as everywhere); a grid of
+    open_d (0.25 VP) for every weight on a grid of 0.05, vectorised over the rows."""
+    base = replace(model, first_round=True, open_scale=1.0, open_d=0.0)
+    a, sig, won, wt, tw = [], [], [], [], []
+    for r in rows:
+        out = predict(r["mu"], r["decider"], r["h"], base, r.get("q"))
+        other = 1 - r["decider"]
+        a.append(out.vp[r["decider"]] - out.vp[other])
+        sig.append(out.sigma)
+        won.append(1.0 if r["winner"] == r["decider"] else 0.0)
+        wt.append(r.get("wt", 0.0))
+        tw.append(r.get("tw", 0.0))
+    a, sig, won, wt, tw = (np.asarray(x, float) for x in (a, sig, won, wt, tw))
+    ds = np.arange(-MAX_OPEN_D, MAX_OPEN_D + 1e-9, 0.25)
+    p = 1.0 / (1.0 + np.exp(-(a[None, :] - ds[:, None]) / sig[None, :]))      # (open_d, row): the decider's share
+    best, best_ll = (1.0, 0.0), -math.inf
+    for f in np.linspace(OPEN_SCALE_MIN, 1.0, 20):
+        share = f * p + (1.0 - f) / 2.0
+        shown = np.where(won[None, :] > 0, share, 1.0 - share)
+        ll = np.log(np.maximum(1e-12, wt * tw + (1.0 - wt) * shown)).sum(axis=1)
+        i = int(np.argmax(ll))
+        if ll[i] > best_ll:
+            best, best_ll = (round(float(f), 2), round(float(ds[i]), 2)), float(ll[i])
+    return replace(model, open_scale=best[0], open_d=best[1], open_sigma=0.0)
+
+
 def _fit_first_round(rows: list[dict], model: Model) -> Model:
     """The first round's weight and scale. With 3 players or more: for each weight on a grid, the scale whose
     shown margins average the real ones (the mean margin falls as the scale grows: a bisection on log
     sigma), then the pair with the winner's highest likelihood. With 2 players the margin does not depend on
-    the scale: the weight alone (_fit_open_scale), at the sigma fitted in h."""
+    the scale: the weight and the deciding seat's own optimism there (_fit_open_2p), at the sigma fitted in h."""
     if model.players < 3:
-        return replace(model, open_scale=_fit_open_scale(rows, model), open_sigma=0.0)
+        return _fit_open_2p(rows, model)
     real_mean = sum(_real_margin(r) for r in rows) / len(rows)
 
     def scale_for(f: float) -> float:
