@@ -389,3 +389,30 @@ def test_open_d_is_read_and_checked(tmp_path):
     assert outcome.find("hand", 2, 3.0, _write(tmp_path / "old.json", [base])).open_d == 0.0
     with pytest.raises(OutcomeModelError, match="not finite"):
         outcome.load(_write(tmp_path / "bad.json", [dict(base, open_d=float("nan"))]))
+
+
+def test_the_first_round_has_a_level_of_its_own():
+    """First-round rows whose final scores average 12 VP above what the later rounds' b says: open_b takes the
+    difference, in every seat's expected VP alike, and moves neither a share nor the margin nor a later round."""
+    rng = np.random.default_rng(3)
+    truth = Model("net", 3, 3.0, k=(1.0, 0.0), log_sigma=(math.log(8.0), 0.0))
+    rows = []
+    for _ in range(2000):
+        mu, h = rng.normal(100, 10, 3), float(rng.random())
+        final = np.asarray(outcome.predict(mu, 0, h, truth).vp) + 8.0 * (rng.gumbel(size=3) - outcome.EULER)
+        rows.append(dict(mu=list(mu), decider=0, h=h, final=list(final), winner=int(final.argmax())))
+    first = []
+    for _ in range(300):
+        mu = list(100.0 + rng.normal(0.0, 2.0, 3))
+        final = 112.0 + 20.0 * (rng.gumbel(size=3) - outcome.EULER)
+        first.append(dict(mu=mu, decider=0, h=1.0, final=list(final), winner=int(final.argmax()), first_round=True))
+    model = outcome.fit(rows + first, "net", 3, 3.0)
+    shown = np.mean([np.mean(outcome.predict(r["mu"], 0, 1.0, model.for_position(True)).vp) for r in first])
+    assert shown == pytest.approx(np.mean([np.mean(r["final"]) for r in first]), abs=0.02)
+    assert 5.0 <= model.open_b <= 15.0     # part of the 12 goes into b's slope in h (the rows are at h = 1 too)
+    mu = first[0]["mu"]
+    level = replace(model, open_b=0.0).for_position(True)
+    a, b = outcome.predict(mu, 0, 1.0, model.for_position(True)), outcome.predict(mu, 0, 1.0, level)
+    assert a.shares == pytest.approx(b.shares) and a.margin == pytest.approx(b.margin)
+    assert a.vp == pytest.approx([v + model.open_b for v in b.vp])
+    assert model.at(1.0)[0] == replace(model, open_b=0.0).at(1.0)[0]     # later rounds do not read it

@@ -36,7 +36,9 @@ the scale, so open_sigma stays 0 (the fitted sigma); what the first round needs 
 own for the deciding seat, open_d (VP, on top of d): after the first seat's first turn the search puts it
 ahead (55-58 % on the four boards), but in self-play of the bot the hint stands for the first seat won 48 %
 of 600 games (results/outcome/selfplay-2p-net/). open_d and open_scale are fitted together by the winner's
-likelihood over the first round's rows (`Model.for_position` marks a model as reading the first round). The mixture is a monotone map of the model's own
+likelihood over the first round's rows. The first round also has a level of its own, open_b (VP, added to b,
+so it moves every seat's expected VP alike and neither a share nor the margin): the mean of its rows' real
+final scores less the shown (`Model.for_position` marks a model as reading the first round). The mixture is a monotone map of the model's own
 figures, so it changes no order: the core's halving reads the model's own share (core_tuple, at the first
 round's scale there: every turn of one position is read in one stage), and the final
 pick's tie floor is taken on the model's own scale (search.final_pick, TurnCandidate.scale). The coefficients are
@@ -101,6 +103,7 @@ class Model:
                                             # seed beyond its sampling error (measured, win_se)
     open_sigma: float = 0.0                 # VP: the first round's scale (0: the sigma fitted in h)
     open_d: float = 0.0                     # VP: the first round's own optimism for the deciding seat (2 players)
+    open_b: float = 0.0                     # VP: the first round's own level (every seat alike)
 
     def for_position(self, first_round: bool) -> "Model":
         """The model as it reads a position: in the first round (every seat's first turn) its figures are
@@ -113,10 +116,10 @@ class Model:
         return self.open_scale if self.first_round else 1.0
 
     def at(self, h: float) -> tuple[float, float, float, float]:
-        """(b, k, d, sigma) at horizon h (in the first round, sigma is open_sigma when it is set, and d has
-        open_d on top)."""
+        """(b, k, d, sigma) at horizon h (in the first round, sigma is open_sigma when it is set, and b and d
+        have open_b and open_d on top)."""
         h = min(max(float(h), 0.0), 1.0)
-        b = self.b[0] + self.b[1] * h
+        b = self.b[0] + self.b[1] * h + (self.open_b if self.first_round else 0.0)
         k = max(MIN_K, self.k[0] + self.k[1] * h)
         d = self.d[0] + self.d[1] * h + (self.open_d if self.first_round else 0.0)
         if self.first_round and self.open_sigma > 0:
@@ -138,7 +141,7 @@ class Model:
         return dict(eval=self.eval, players=self.players, seconds=self.seconds, b=list(self.b), k=list(self.k),
                     d=list(self.d), log_sigma=list(self.log_sigma), w=list(self.w),
                     open_scale=self.open_scale, between_sd=self.between_sd, open_sigma=self.open_sigma,
-                    open_d=self.open_d)
+                    open_d=self.open_d, open_b=self.open_b)
 
 
 @dataclass
@@ -387,7 +390,7 @@ def _read(path: Path | str | None) -> tuple[list[Model], dict | None]:
         models = [Model(str(m["eval"]), int(m["players"]), float(m["seconds"]), _pair(m["b"]), _pair(m["k"]),
                         _pair(m["d"]), _pair(m["log_sigma"]), True, _pair(m.get("w", (0.0, 0.0))),
                         float(m.get("open_scale", 1.0)), False, float(m.get("between_sd", 0.0)),
-                        float(m.get("open_sigma", 0.0)), float(m.get("open_d", 0.0)))
+                        float(m.get("open_sigma", 0.0)), float(m.get("open_d", 0.0)), float(m.get("open_b", 0.0)))
                   for m in info["models"]]
         search = info.get("search")
     except FileNotFoundError:
@@ -398,7 +401,8 @@ def _read(path: Path | str | None) -> tuple[list[Model], dict | None]:
         if m.eval not in ("net", "hand") or not 2 <= m.players <= 5 or not (m.seconds >= 0):
             raise OutcomeModelError(f"outcome models: {path} has a model for eval {m.eval!r}, {m.players} players, "
                                     f"{m.seconds} s; valid: eval net or hand, 2-5 players, seconds >= 0")
-        values = m.b + m.k + m.d + m.log_sigma + m.w + (m.open_scale, m.between_sd, m.open_sigma, m.open_d)
+        values = m.b + m.k + m.d + m.log_sigma + m.w + (m.open_scale, m.between_sd, m.open_sigma, m.open_d,
+                                                                    m.open_b)
         if not all(math.isfinite(x) for x in values):
             raise OutcomeModelError(f"outcome models: {path} holds a coefficient that is not finite")
         if m.between_sd < 0:
@@ -640,7 +644,8 @@ def fit(rows: list[dict], eval_kind: str, players: int, seconds: float) -> Model
     first = [r for r in rows if r.get("first_round")]
     if not first:
         return model
-    return _fit_first_round(first, model)
+    model = _fit_first_round(first, model)
+    return replace(model, open_b=_fit_open_b(first, model))
 
 
 def _winner_loglik(loc, s0: float, s1: float) -> float:
@@ -733,6 +738,15 @@ def _fit_open_2p(rows: list[dict], model: Model) -> Model:
         if ll[i] > best_ll:
             best, best_ll = (round(float(f), 2), round(float(ds[i]), 2)), float(ll[i])
     return replace(model, open_scale=best[0], open_d=best[1], open_sigma=0.0)
+
+
+def _fit_open_b(rows: list[dict], model: Model) -> float:
+    """The first round's own level: the mean over its rows of the seats' mean real final score less their mean
+    shown expected VP (b is linear in h, and the horizon does not tell the first round from the next few)."""
+    m = replace(model, first_round=True, open_b=0.0)
+    gaps = [float(np.mean(r["final"])) - float(np.mean(predict(r["mu"], r["decider"], r["h"], m, r.get("q")).vp))
+            for r in rows]
+    return round(float(np.mean(gaps)), 2)
 
 
 def _fit_first_round(rows: list[dict], model: Model) -> Model:
