@@ -14,8 +14,9 @@ in their fixed order; it stops the match when decided ("better" or "worse"), or 
 Budgets are in iterations (--iterations) or CPU seconds per search (--seconds: equal time, as the gate's
 second stage); --candidate-seconds gives the candidate its own time (four times the time, issue 25 (c)), and
 --fixed plays every game of --games (a confirmation of fixed size). The log (--log, one game a line) resumes:
-rerun the command to go on; each game keeps the sides and budget it was played with (`setup`), and a log of
-another match is refused rather than counted. Prints JSON: the test's
+rerun the command to go on; each game keeps the sides and budget it was played with and what the sides' knobs
+stood for then (`setup`: eval and c_puct_log as "auto" resolved, the shipped weights' sha256), and a log of
+another match, or of knobs that stand for another search today, is refused rather than counted. Prints JSON: the test's
 answer, the games counted, wins with their 95 % interval, the mean margin and the time per move of each side.
 """
 from __future__ import annotations

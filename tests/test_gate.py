@@ -55,6 +55,34 @@ def test_a_side_with_its_own_budget_searches_with_it_and_the_other_with_the_stag
     assert "budget" not in task["incumbent"]
 
 
+def test_a_log_is_resumed_only_by_the_match_its_knobs_stood_for(tmp_path):
+    """The setup keeps what each side's knobs stand for (side_meaning): a 2-player log whose incumbent, eval
+    auto, searched with the hand formula (what auto meant with 2 players before 2026-12-04, 8th session) is
+    not resumed by today's auto, the value model; a log written before setups kept the meaning is checked on
+    the rest."""
+    import json
+    from concordia_ai.ai import outcome
+    from concordia_ai.lab.gate import GateLogError, check_log, setup
+    sides = dict(candidate=Side(dict(eval="hand"), None), incumbent=Side({}, None))
+    task = stage_tasks("time", sides, dict(iterations=0, seconds=0.03), "italia", 2, 1, max_games=2)[0]
+    now = setup(task)
+    assert now["meaning"]["incumbent"]["eval"] == "net" and now["meaning"]["candidate"]["eval"] == "hand"
+    assert now["meaning"]["incumbent"]["value_sha256"] == outcome.current_sha("value")
+    assert "value_sha256" not in now["meaning"]["candidate"]       # the hand formula reads no value weights
+    then = json.loads(json.dumps(now))
+    then["meaning"]["incumbent"] = dict(now["meaning"]["incumbent"], eval="hand")
+    del then["meaning"]["incumbent"]["value_sha256"]
+    log = tmp_path / "g.jsonl"
+    log.write_text(json.dumps(dict(seed=1, cand_seat=0, setup=then)) + "\n")
+    with pytest.raises(GateLogError, match="what the incumbent stands for: eval hand -> net, value_sha256 "):
+        check_log(str(log), [task])
+    older = {k: v for k, v in now.items() if k != "meaning"}
+    log.write_text(json.dumps(dict(seed=1, cand_seat=0, setup=older)) + "\n")
+    check_log(str(log), [task])                                    # nothing to tell it by: taken as it is
+    log.write_text(json.dumps(dict(seed=1, cand_seat=0, setup=json.loads(json.dumps(now)))) + "\n")
+    check_log(str(log), [task])
+
+
 def test_a_fixed_match_counts_every_game_where_a_screen_stops_at_the_decision(monkeypatch):
     """stop=False (gate.py --fixed) plays all max_games and counts them all; the test's own stopping point is
     kept beside them as sprt_games."""

@@ -9,7 +9,9 @@ incumbent in seat-rotated games, stopped by a sequential probability ratio test 
 Games: for every deal seed the candidate plays once in every seat, the other seats held by the incumbent
 (as scripts/strength.py, with its bot seeds: a seed per deal and seat). A stage gives both sides the same
 budget (`budget`: iterations=I for the stage at fixed iterations, iterations=0,seconds=S at equal time),
-which overrides their own. Each game is a line of the stage's log (resumable, lab.jobs).
+which overrides their own. Each game is a line of the stage's log (resumable, lab.jobs), with the match it
+belongs to (`setup`: the budget, both sides and what their knobs stand for, side_meaning); a log of another
+match is refused (check_log).
 
 Each side searches with its own policy weights (lab.prior_weights) and its own value weights (lab.value_weights,
 when its search evaluates with the value model: eval "net", or "auto" with 3-5 players); a side without value
@@ -29,9 +31,9 @@ import time
 import zlib
 from dataclasses import dataclass, field
 
-from ..ai import policy
-from ..ai.bots import Bot, play_game
-from ..ai.search import SearchConfig, best_move, effective_eval
+from ..ai import outcome, policy
+from ..ai.bots import Bot, meaning_changes, play_game
+from ..ai.search import SearchConfig, best_move, effective_c_puct_log, effective_eval
 from ..engine.errors import ConcordiaError
 from ..io.jsonl import read_records
 from . import jobs as _jobs
@@ -160,23 +162,50 @@ class GateLogError(ConcordiaError):
     """A gate log that holds games of another match (other sides or budget) than the one asked for."""
 
 
+def side_meaning(side: dict, budget: dict, players: int) -> dict:
+    """What a side's knobs stand for in this match with today's code and weights: eval and c_puct_log as
+    "auto" resolves with `players` players, and the sha256 of the shipped weights it reads (a side with weights
+    of its own names their directory in its knobs). The knobs alone do not say it: eval auto meant the hand
+    formula with 2 players until 2026-12-04 (8th session), the value model since."""
+    config = SearchConfig(**stage_search(side, budget))
+    out = dict(eval=effective_eval(config.eval, players), c_puct_log=effective_c_puct_log(config.c_puct_log, players))
+    if out["eval"] == "net" and side.get("value_weights") is None:
+        out["value_sha256"] = outcome.current_sha("value")
+    if config.reads_prior and side.get("weights") is None:
+        out["policy_sha256"] = outcome.current_sha("policy")
+    return out
+
+
 def setup(task: dict) -> dict:
-    """What a game's result depends on besides its key: the budget and both sides (knobs, weights, own budget)."""
-    return dict(budget=task["budget"], candidate=task["candidate"], incumbent=task["incumbent"])
+    """What a game's result depends on besides its key: the budget, both sides (knobs, weights, own budget) and
+    what their knobs stand for (side_meaning)."""
+    meaning = {s: side_meaning(task[s], task["budget"], task["players"]) for s in ("candidate", "incumbent")}
+    return dict(budget=task["budget"], candidate=task["candidate"], incumbent=task["incumbent"], meaning=meaning)
 
 
 def check_log(log: str | None, tasks: list[dict]) -> None:
     """Refuse to resume a log whose games were played by another match: its records would be counted as this
-    one's. Records written before games kept their `setup` cannot be checked and are taken as they are."""
+    one's. Records written before games kept their `setup` cannot be checked and are taken as they are; those
+    written before the setup kept its `meaning` are checked on the rest."""
     if log is None or not tasks or not os.path.exists(log):
         return
     want = setup(tasks[0])
     for rec in read_records(log, repair=True, error=GateLogError):
         had = rec.get("setup")
-        if had is not None and had != want:
-            parts = sorted(k for k in want if had.get(k) != want[k])
-            raise GateLogError(f"the log {log} holds games of another match (they differ in {', '.join(parts)}); "
-                               f"give another --log, or the same sides and budget to resume it")
+        if had is None:
+            continue
+        mine = want if "meaning" in had else {k: v for k, v in want.items() if k != "meaning"}
+        if had == mine:
+            continue
+        parts = [", ".join(sorted(k for k in mine if k != "meaning" and had.get(k) != mine[k]))]
+        if "meaning" in mine and had["meaning"] != mine["meaning"]:
+            for s in ("candidate", "incumbent"):
+                changes = meaning_changes(had["meaning"].get(s, {}), mine["meaning"][s])
+                if changes:
+                    parts.append(f"what the {s} stands for: {', '.join(changes)}")
+        raise GateLogError(f"the log {log} holds games of another match (they differ in "
+                           f"{'; '.join(p for p in parts if p)}); give another --log, or the same sides and budget "
+                           f"to resume it")
 
 
 def key(r: dict) -> tuple:
