@@ -217,6 +217,9 @@ def test_without_the_value_gate_the_sides_search_with_the_shipped_value_model(tm
 def test_bad_settings_are_refused(tmp_path):
     with pytest.raises(loop.LoopError, match="at least 10"):
         loop.run_generation(tiny(tmp_path, games=4))
+    for flag in ("gate_games", "gate_time_games"):       # crashed in the gate before (an empty list of games)
+        with pytest.raises(loop.LoopError, match=f"--{flag.replace('_', '-')}: 0: at least 1"):
+            loop.run_generation(tiny(tmp_path, **{flag: 0}))
     with pytest.raises(loop.LoopError, match="--value-search-target: 1.5 must be in 0..1"):
         loop.run_generation(tiny(tmp_path, value_search_target=1.5))
     with pytest.raises(loop.LoopError, match="--value-gate: the candidate's value model is trained by --value"):

@@ -383,6 +383,9 @@ def run_generation(s: Settings, log=print) -> dict:
         raise LoopError(f"--value-search-target: {s.value_search_target} must be in 0..1")
     if s.value_gate and not s.value:
         raise LoopError("--value-gate: the candidate's value model is trained by --value (off here)")
+    for flag, n in (("--gate-games", s.gate_games), ("--gate-time-games", s.gate_time_games)):
+        if n < 1:
+            raise LoopError(f"{flag}: {n}: at least 1 (a generation is kept or not by its gate's games)")
     g = Generation(s, log)
     if "decision" in g.state["steps"]:
         log(f"gen {g.n}: already decided ({g.state['steps']['decision']['verdict']})")
