@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The learning loop's generation 3 (issue 25, deliverables 3-4; session of 2026-12-05, 9th): the first generation
-# since the growing PUCT weight (c_puct_log auto) and the warm-started value model became the default, so its
-# self-play searches as the bots do today. The value model is trained on further from the installed one
+# since the growing PUCT weight (c_puct_log auto) and the warm-started value model became the default. Its sides
+# search as results/loop/best.json says (generation 1: PUCT, c_puct 0.25, 4 random turns after the cut-off where
+# the bots' default has 8), with c_puct_log auto and the installed value model. The value model is trained on further from the installed one
 # (--value-warm, as results/value-warm/ did with generation 2's games) with the searches' own estimates at half
 # weight, and the gate measures the new prior and value model together (--value-gate) on 4-player Imperium, where
 # target (c) is measured. Planned: 800 self-play games (half of generation 2's) in 4 chunks, about 10-12 minutes of
