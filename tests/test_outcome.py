@@ -222,6 +222,18 @@ def test_first_round_is_every_seats_first_turn():
     assert {t: f for t, f in seen} == {0: True, 1: True, 2: True, 3: False}
 
 
+def _later_rows(rng, players, n, center=100.0, spread=10.0, sigma=6.0):
+    """Rows after the first round drawn from a true model (k 1, a constant sigma): mu around `center`, h
+    uniform, final scores at the true locations plus Gumbel noise of scale `sigma`, the decider seat 0."""
+    truth = Model("hand", players, 3.0, k=(1.0, 0.0), log_sigma=(math.log(sigma), 0.0))
+    rows = []
+    for _ in range(n):
+        mu, h = rng.normal(center, spread, players), float(rng.random())
+        final = np.asarray(outcome.predict(mu, 0, h, truth).vp) + sigma * (rng.gumbel(size=players) - outcome.EULER)
+        rows.append(dict(mu=list(mu), decider=0, h=h, final=list(final), winner=int(final.argmax())))
+    return rows
+
+
 def _opening_rows(rng, n_rows, informative):
     """First-round rows of 3 players where the search's mu says seat 0 leads by 12 VP; the winner follows
     mu (informative) or is drawn evenly."""
@@ -237,13 +249,7 @@ def _opening_rows(rng, n_rows, informative):
 
 def test_fit_finds_the_first_round_factor_from_who_won():
     rng = np.random.default_rng(8)
-    later = []
-    truth = Model("hand", 3, 3.0, k=(1.0, 0.0), log_sigma=(math.log(6.0), 0.0))
-    for _ in range(3000):
-        mu, h = rng.normal(100, 10, 3), float(rng.random())
-        out = outcome.predict(mu, 0, h, truth)
-        final = np.asarray(out.vp) + out.sigma * (rng.gumbel(size=3) - outcome.EULER)
-        later.append(dict(mu=list(mu), decider=0, h=h, final=list(final), winner=int(final.argmax())))
+    later = _later_rows(rng, 3, 3000)
     even = outcome.fit(later + _opening_rows(rng, 200, False), "hand", 3, 3.0)
     sharp = outcome.fit(later + _opening_rows(rng, 200, True), "hand", 3, 3.0)
     assert outcome.OPEN_SCALE_MIN <= even.open_scale <= 0.15 < 0.6 <= sharp.open_scale
@@ -280,12 +286,7 @@ def _spread_opening_rows(rng, n_rows, players, spread):
 def test_fit_sets_the_first_round_scale_by_the_real_margins():
     rng = np.random.default_rng(5)
     for players in (2, 4):
-        truth = Model("hand", players, 3.0, k=(1.0, 0.0), log_sigma=(math.log(6.0), 0.0))
-        later = []
-        for _ in range(2000):
-            mu, h = rng.normal(100, 10, players), float(rng.random())
-            final = np.asarray(outcome.predict(mu, 0, h, truth).vp) + 6.0 * (rng.gumbel(size=players) - outcome.EULER)
-            later.append(dict(mu=list(mu), decider=0, h=h, final=list(final), winner=int(final.argmax())))
+        later = _later_rows(rng, players, 2000)
         first = _spread_opening_rows(rng, 400, players, 25.0)
         model = outcome.fit(later + first, "hand", players, 3.0)
         if players == 2:
@@ -356,12 +357,7 @@ def test_two_player_first_round_has_an_optimism_of_its_own():
     games from there. The fit finds the first round's own optimism (open_d) that shows about 45 %, below the
     even share (a mixture weight alone cannot go below 50 %), and reads it only in the first round."""
     rng = np.random.default_rng(11)
-    truth = Model("net", 2, 3.0, k=(1.0, 0.0), log_sigma=(math.log(8.0), 0.0))
-    later = []
-    for _ in range(2000):
-        mu, h = rng.normal(110, 12, 2), float(rng.random())
-        final = np.asarray(outcome.predict(mu, 0, h, truth).vp) + 8.0 * (rng.gumbel(size=2) - outcome.EULER)
-        later.append(dict(mu=list(mu), decider=0, h=h, final=list(final), winner=int(final.argmax())))
+    later = _later_rows(rng, 2, 2000, center=110.0, spread=12.0, sigma=8.0)
     first = []
     for _ in range(1500):
         winner = 0 if rng.random() < 0.45 else 1
@@ -395,12 +391,7 @@ def test_the_first_round_has_a_level_of_its_own():
     """First-round rows whose final scores average 12 VP above what the later rounds' b says: open_b takes the
     difference, in every seat's expected VP alike, and moves neither a share nor the margin nor a later round."""
     rng = np.random.default_rng(3)
-    truth = Model("net", 3, 3.0, k=(1.0, 0.0), log_sigma=(math.log(8.0), 0.0))
-    rows = []
-    for _ in range(2000):
-        mu, h = rng.normal(100, 10, 3), float(rng.random())
-        final = np.asarray(outcome.predict(mu, 0, h, truth).vp) + 8.0 * (rng.gumbel(size=3) - outcome.EULER)
-        rows.append(dict(mu=list(mu), decider=0, h=h, final=list(final), winner=int(final.argmax())))
+    rows = _later_rows(rng, 3, 2000, sigma=8.0)
     first = []
     for _ in range(300):
         mu = list(100.0 + rng.normal(0.0, 2.0, 3))

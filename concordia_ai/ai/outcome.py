@@ -38,12 +38,12 @@ ahead (55-58 % on the four boards), but in self-play of the bot the hint stands 
 of 600 games (results/outcome/selfplay-2p-net/). open_d and open_scale are fitted together by the winner's
 likelihood over the first round's rows. The first round also has a level of its own, open_b (VP, added to b,
 so it moves every seat's expected VP alike and neither a share nor the margin): the mean of its rows' real
-final scores less the shown (`Model.for_position` marks a model as reading the first round). The mixture is a monotone map of the model's own
-figures, so it changes no order: the core's halving reads the model's own share (core_tuple, at the first
-round's scale there: every turn of one position is read in one stage), and the final
+final scores less the shown (`Model.for_position` marks a model as reading the first round). The mixture is a
+monotone map of the model's own figures, so it changes no order: the core's halving reads the model's own share
+(core_tuple, at the first round's scale there: every turn of one position is read in one stage), and the final
 pick's tie floor is taken on the model's own scale (search.final_pick, TurnCandidate.scale). The coefficients are
-fitted per evaluation (hand or net), player count and search budget on held-out positions from games with
-mixed opponents (`fit`, run by scripts/outcome_fit.py on the data of scripts/outcome_data.py), and kept in
+fitted per evaluation (hand or net), player count and search budget on held-out positions from games with mixed
+opponents (`fit`, run by scripts/outcome_fit.py on the data of scripts/outcome_data.py), and kept in
 data/value/outcome.json:
 
     {"format": "concordia-outcome-v1",

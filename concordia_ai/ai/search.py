@@ -526,7 +526,7 @@ def final_pick(game, turns: list[TurnCandidate], advantage=None, eval_kind: str 
     longest goes by the seed, so among them the pick follows a rule that does not: the better end-of-turn
     position by the search's own evaluation `eval_kind` (end_advantage), then the shorter turn, then the lower
     action codes. With TIE_ROUNDS > 1 the turns that dropped out in the
-    rounds just before the last join the tied ones when within noise of the best finalist and on a quarter
+    rounds just before the last join the tied ones when within noise of the best finalist and on TIE_VISITS
     of its visits or more (measured against 1 in results/outcome/README.md). None when the final choice did not run. `advantage`: the
     tie rule's first key for a turn (end_advantage in `game` by default; scripts/outcome_fit.py replays
     recorded picks with the recorded values)."""
