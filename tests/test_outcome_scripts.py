@@ -1,6 +1,8 @@
 """The final-result model's scripts on the committed positions (results/outcome/): the fit replays the hint's
 pick exactly as the search made it, and every list recorded follows the ranking rule."""
+import json
 import math
+import subprocess
 import sys
 from pathlib import Path
 
@@ -154,3 +156,39 @@ def test_a_searched_setting_keeps_the_form_its_seed_spread_was_measured_through(
     assert outcome_fit.model_form(4, "3.0", lower_with=False) == (False, "lower log loss")
     assert outcome_fit.model_form(2, "3.0", lower_with=True) == (True, "lower log loss")   # no spread measured
     assert outcome_fit.model_form(5, "3.0", lower_with=True) == (True, "lower log loss")
+
+
+def test_a_model_file_is_measured_as_it_is_on_positions_it_was_not_fitted_on(positions, tmp_path):
+    # fitted on the even games, written as --write writes it, measured on the odd ones with --held-out-with
+    even = [p for p in positions if p["game"] % 2 == 0]
+    odd = [p for p in positions if p["game"] % 2 == 1]
+    fitted = [outcome_fit.fit_setting(even, 2, b, "hand") for b in ("0.3", "3.0", "0")]
+    path = tmp_path / "models.json"
+    path.write_text(json.dumps(dict(format=outcome.FORMAT, logs=["elsewhere.jsonl"],
+                                    models=[m.to_dict() for m in fitted])))
+    report = outcome_fit.held_out_report({2: odd}, str(path))
+    assert set(report) == {"2p 0.3s", "2p 3.0s", "2p 0s", "all 0.3s", "all 3.0s", "all 0s"}
+    for budget, model in zip(("0.3", "3.0", "0"), fitted):
+        by_hand = outcome_fit.measure([outcome_fit.shown(p, budget, model, "hand") for p in odd])
+        assert report[f"2p {budget}s"]["ece"] == by_hand["ece"]
+        assert report[f"2p {budget}s"]["margin_deciles"] == by_hand["margin_deciles"]
+        assert report[f"2p {budget}s"]["positions"] == len(odd)
+    # a setting the file has no model for is named, not measured under an unfitted default
+    path.write_text(json.dumps(dict(format=outcome.FORMAT, models=[fitted[1].to_dict()])))
+    with pytest.raises(outcome.OutcomeModelError, match="2 players, the position itself"):
+        outcome_fit.held_out_report({2: odd}, str(path))
+
+
+def test_held_out_refuses_the_logs_the_file_was_fitted_on(tmp_path):
+    log = tmp_path / "p.jsonl"
+    log.write_text("".join(LOG.read_text().splitlines(keepends=True)[:4]))
+    fitted = tmp_path / "models.json"
+    fitted.write_text(json.dumps(dict(format=outcome.FORMAT, logs=[str(log)], models=[])))
+    r = subprocess.run([sys.executable, str(ROOT / "scripts" / "outcome_fit.py"), "--logs", str(log),
+                        "--held-out-with", str(fitted)], capture_output=True, text=True)
+    assert r.returncode == 2
+    assert r.stderr.strip().count("\n") == 0 and "was fitted on" in r.stderr
+    r = subprocess.run([sys.executable, str(ROOT / "scripts" / "outcome_fit.py"), "--logs", str(log),
+                        "--held-out-with", str(fitted), "--write", str(tmp_path / "x.json")],
+                       capture_output=True, text=True)
+    assert r.returncode == 2 and "takes no --write" in r.stderr
