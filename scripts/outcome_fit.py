@@ -26,7 +26,8 @@ are measured as they are on the logs' positions, which must be others than those
 Prints JSON: per setting and over all player counts, the expected calibration error (10 equal-width bins),
 the reliability table, the positions shown at 90 % or more (10 % or less) against their real rate, the
 shown VP and margin against the real final ones (by decile of the shown margin, with the worst decile gap's
-floor: what sampling noise alone gives), and the ECE by stage
+floor: what sampling noise alone gives, each decile's standard error taken with the positions of one game as
+one draw, since they share its final scores), and the ECE by stage
 (horizon thirds); the raw figure of the old display (the search's own mean win value) beside it. Each ECE
 comes with its floor: the mean ECE of a perfectly calibrated figure on the same positions (outcomes drawn
 from the figures), which is what sampling noise alone gives.
@@ -244,7 +245,8 @@ def shown(p: dict, budget: str, model: outcome.Model, eval_kind: str) -> dict:
         raw = t["win_raw"]
     final = p["final"]
     return dict(win=out.win, vp=out.vp[d], margin=out.margin, raw=raw, won=int(p["winner"] == d),
-                final_vp=final[d], final_margin=final[d] - max(v for i, v in enumerate(final) if i != d), h=p["h"])
+                final_vp=final[d], final_margin=final[d] - max(v for i, v in enumerate(final) if i != d), h=p["h"],
+                game=(p["players"], p["seed"], p["game"]))
 
 
 def worst_gap_floor(ses: list[float], rng, draws: int = 2000) -> float:
@@ -255,6 +257,19 @@ def worst_gap_floor(ses: list[float], rng, draws: int = 2000) -> float:
     if not len(se):
         return float("nan")
     return float(np.abs(rng.standard_normal((draws, len(se))) * se).max(axis=1).mean())
+
+
+def clustered_se(values: np.ndarray, games: list) -> float:
+    """The standard error of the mean of `values` with the positions of one game as one draw (cluster-robust:
+    the positions of a game share its final scores, so they are not independent); nan with fewer than two
+    games."""
+    groups: dict = {}
+    for v, g in zip(values - values.mean(), games):
+        groups[g] = groups.get(g, 0.0) + v
+    n_games = len(groups)
+    if n_games < 2:
+        return float("nan")
+    return float(math.sqrt(sum(x * x for x in groups.values()) * n_games / (n_games - 1)) / len(values))
 
 
 def measure(figs: list[dict]) -> dict:
@@ -289,11 +304,14 @@ def measure(figs: list[dict]) -> dict:
                      mean_abs_error=round(float(np.abs(vp - fvp).mean()), 2))
     order = np.argsort(margin)
     deciles = []
+    games = [f.get("game") for f in figs]
     for part in np.array_split(order, 10):
         if len(part):
-            # the standard error of the decile's mean real margin: how far its gap can come from the sample
-            se = float(fm[part].std(ddof=1) / math.sqrt(len(part))) if len(part) > 1 else float("nan")
-            deciles.append(dict(n=len(part), mean_shown=round(float(margin[part].mean()), 2),
+            # the standard error of the decile's mean real margin: how far its gap can come from the sample,
+            # with a game's positions as one draw (they share its final scores)
+            se = clustered_se(fm[part], [games[i] for i in part]) if len(part) > 1 else float("nan")
+            deciles.append(dict(n=len(part), games=len({games[i] for i in part}),
+                                mean_shown=round(float(margin[part].mean()), 2),
                                 mean_final=round(float(fm[part].mean()), 2),
                                 gap=round(float(margin[part].mean() - fm[part].mean()), 2), final_se=round(se, 2)))
     out["margin_deciles"] = deciles
