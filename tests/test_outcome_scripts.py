@@ -15,6 +15,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "scripts"))
 LOG = ROOT / "results" / "outcome" / "positions-2p.jsonl"
 
+import outcome_data  # noqa: E402
 import outcome_fit  # noqa: E402
 
 
@@ -115,14 +116,24 @@ def test_the_openings_of_self_play_are_searched_with_how_each_game_ended(tmp_pat
     sp = ROOT / "results" / "outcome" / "selfplay-2p-net" / "creta.jsonl"
     games = [json.loads(x) for x in sp.read_text().splitlines()[:4]]     # 2 deals, both seatings
     log = tmp_path / "sp.jsonl"
-    log.write_text("".join(json.dumps(g) + "\n" for g in games))
     out = tmp_path / "open.jsonl"
+    # first the first deal's two seatings, then the log grows by the second deal: only its games are searched
+    log.write_text("".join(json.dumps(g) + "\n" for g in games if g["seed"] == games[0]["seed"]))
     done = _outcome_data("--players", "2", "--budgets", "0.01", "--openings-of", str(log), "--log", str(out))
     assert done.returncode == 0, done.stderr
+    first = out.read_text()
+    assert len(first.splitlines()) == 2
+    log.write_text("".join(json.dumps(g) + "\n" for g in games))
+    done = _outcome_data("--players", "2", "--budgets", "0.01", "--openings-of", str(log), "--log", str(out))
+    assert done.returncode == 0, done.stderr
+    assert out.read_text().startswith(first) and len(out.read_text().splitlines()) == 4
     recs = sorted((json.loads(x) for x in out.read_text().splitlines()), key=lambda r: r["game"])
-    # numbered seating by seating: the first seating's games first
+    # numbered by seating, board and deal (outcome_data.opening_game_id); a deal's two seatings share a parity
     assert [r["seating"] for r in recs] == sorted(g["cand_seat"] for g in games)
-    by_seating = sorted(games, key=lambda g: g["cand_seat"])
+    assert all(r["game"] == outcome_data.opening_game_id("creta", r["seed"], r["seating"]) for r in recs)
+    assert {r["game"] % 2 for r in recs if r["seed"] == games[0]["seed"]} == {games[0]["seed"] % 2}
+    by_seating = sorted(games, key=lambda g: (g["cand_seat"], g["seed"]))
+    recs.sort(key=lambda r: (r["seating"], r["seed"]))
     for r, g in zip(recs, by_seating):
         assert (r["seed"], r["board"], r["final"], r["winner"]) == (g["seed"], "creta", g["totals"], g["ranking"][0])
         (row,) = r["rows"]
