@@ -72,14 +72,20 @@ cdef int ismcts(const State* root, const SearchConfig* cfg, Tree* t, int32_t* do
     cdef float winp[MAX_P]
     cdef float leaf_val[MAX_P]
     cdef float leaf_winp[MAX_P]
+    cdef float leaf_rew[MAX_P]
     cdef float lw
-    cdef float score, bs, margin, best_other, wr, floor_visits, pr = 0.0
+    cdef int leaf_new, leaf_terminal, leaf
+    cdef float q, score, bs, margin, best_other, wr, floor_visits, pr = 0.0
     cdef int32_t cand[MAX_ACTIONS]
     cdef double t0 = cc_thread_seconds(), elapsed = 0.0
     cdef int rootp = root.decider, starved, starved_v
     cdef int fd, forcing, fch, fa, found
     cdef ReportStats* rs
     memset(&ls, 0, sizeof(LegalSet))
+    if cfg.minimax_mix > 0 and tree_minimax_init(t) < 0:
+        done_iterations[0] = 0
+        seconds[0] = cc_thread_seconds() - t0
+        return 0
     if t.n == 0:
         if tree_add(t, -1, 0, -1) >= 0:
             tree_track(t, 0)
@@ -168,8 +174,10 @@ cdef int ismcts(const State* root, const SearchConfig* cfg, Tree* t, int32_t* do
                 if legal_take(&ls, t.nodes[ch].action):
                     nchild += 1
                     t.nodes[ch].avail += 1
-                    score = t.nodes[ch].w / t.nodes[ch].visits + \
-                        cfg.c * sqrt(log(<float>t.nodes[ch].avail) / t.nodes[ch].visits)
+                    q = t.nodes[ch].w / t.nodes[ch].visits
+                    if cfg.minimax_mix > 0:
+                        q = (1.0 - cfg.minimax_mix) * q + cfg.minimax_mix * t.mm[ch * MAX_P + t.nodes[ch].mover]
+                    score = q + cfg.c * sqrt(log(<float>t.nodes[ch].avail) / t.nodes[ch].visits)
                     if cfg.policy_w > 0:
                         score += puct_bias(cfg, &t.nodes[ch])
                     if score > bs:
@@ -245,14 +253,22 @@ cdef int ismcts(const State* root, const SearchConfig* cfg, Tree* t, int32_t* do
             path[depth] = node
             depth += 1
         terminal = st.phase == PH_OVER
+        leaf_terminal = terminal
+        leaf = path[depth - 1]
+        # a node's first visit gives it its implicit minimax value: the evaluation of its state (minimax_mix)
+        leaf_new = cfg.minimax_mix > 0 and t.nodes[leaf].visits == 0
         lw = 0.0
-        if not terminal and cfg.leaf_mix > 0.0:
+        if not terminal and (cfg.leaf_mix > 0.0 or leaf_new):
             # the evaluation at the leaf itself, mixed into the rollout's (SearchConfig.leaf_mix)
-            reward_vector(&st, cfg, leaf_val, leaf_winp, rew, 0)
+            reward_vector(&st, cfg, leaf_val, leaf_winp, leaf_rew, 0)
             lw = cfg.leaf_mix
         if not terminal:
             terminal = rollout(&st, cfg, &r)
         reward_vector(&st, cfg, val, winp, rew, terminal, leaf_val, leaf_winp, lw)
+        if leaf_new and leaf_terminal:
+            memcpy(&t.mm[leaf * MAX_P], rew, sizeof(float) * MAX_P)
+        elif leaf_new:
+            memcpy(&t.mm[leaf * MAX_P], leaf_rew, sizeof(float) * MAX_P)
         best_other = -1e9
         for i in range(st.n_players):
             if i != rootp and val[i] > best_other:
@@ -282,6 +298,9 @@ cdef int ismcts(const State* root, const SearchConfig* cfg, Tree* t, int32_t* do
                     for k in range(st.n_players):
                         rs.term_win[k] += winp[k]
                         rs.term_vp[k] += val[k]
+        if cfg.minimax_mix > 0:
+            for i in range(depth - 2, -1, -1):
+                minimax_backup(t, path[i])
         it += 1
     done_iterations[0] = it
     seconds[0] = cc_thread_seconds() - t0

@@ -82,7 +82,7 @@ cdef int puct_child(Tree* t, int node, State* st, const int32_t* acts, int n, co
     cdef int32_t cand[MAX_ACTIONS]
     cdef int ch, m = 0, i, first, nlegal = 0, nvisited = 0, best_v = -1, best_u = -1, fch = -1, starved = -1
     cdef int32_t visited_n = 0, starved_v = 1 << 30
-    cdef float sq, score, bs_v = -1e30, bu = -1.0, visited_w = 0.0, visited_p = 0.0, fpu_q, floor_visits
+    cdef float sq, q, score, bs_v = -1e30, bu = -1.0, visited_w = 0.0, visited_p = 0.0, fpu_q, floor_visits
     cdef float cp = cfg.c_puct
     if t.nodes[node].child < 0 and t.nodes[node].visits == 0 and node != 0 and forced < 0:
         return PUCT_LEAF
@@ -100,8 +100,11 @@ cdef int puct_child(Tree* t, int node, State* st, const int32_t* acts, int n, co
             t.nodes[ch].avail += 1
             sq = sqrt(<float>t.nodes[ch].avail)
             if t.nodes[ch].visits > 0:
-                score = t.nodes[ch].w / t.nodes[ch].visits + \
-                    cp * t.nodes[ch].prior * sq / (1.0 + t.nodes[ch].visits)
+                q = t.nodes[ch].w / t.nodes[ch].visits
+                if t.mm != NULL and cfg.minimax_mix > 0:
+                    # the implicit minimax value of the child for the seat choosing here (Lanctot et al. 2014)
+                    q = (1.0 - cfg.minimax_mix) * q + cfg.minimax_mix * t.mm[ch * MAX_P + t.nodes[ch].mover]
+                score = q + cp * t.nodes[ch].prior * sq / (1.0 + t.nodes[ch].visits)
                 if score > bs_v:
                     bs_v = score
                     best_v = ch
@@ -157,11 +160,12 @@ cdef int puct_child(Tree* t, int node, State* st, const int32_t* acts, int n, co
 # ---------------------------------------------------------------- Python face (tests)
 
 def puct_pick(children, c_puct, fpu_reduction, fpu_scaled=True, root_floor=0.0, parent_visits=0,
-              c_puct_log=0.0, c_puct_base=500.0):
+              c_puct_log=0.0, c_puct_base=500.0, minimax=None, minimax_mix=0.0):
     """The child puct_child selects at a node whose children are all legal and made: `children` as (visits,
     summed reward of the mover, prior, availability before this visit) each; returns its index. The node was
     visited parent_visits times (the N of c_puct_log's term); with root_floor > 0 it is the root, else an
-    inner node. Tests check the formula on constructed numbers with it."""
+    inner node. `minimax`: each child's implicit minimax value for the mover, read with weight minimax_mix.
+    Tests check the formula on constructed numbers with it."""
     cdef SearchConfig cfg
     cdef Tree t
     cdef LegalSet* ls
@@ -179,13 +183,16 @@ def puct_pick(children, c_puct, fpu_reduction, fpu_scaled=True, root_floor=0.0, 
     cfg.fpu_reduction = fpu_reduction
     cfg.fpu_scaled = 1 if fpu_scaled else 0
     cfg.root_floor = root_floor
+    cfg.minimax_mix = minimax_mix
+    if minimax is not None and len(minimax) != n:
+        raise ValueError("puct_pick: one minimax value per child")
     memset(&t, 0, sizeof(Tree))
     t.cap = n + 2
     t.nodes = <Node*>malloc(sizeof(Node) * t.cap)
     ls = <LegalSet*>calloc(1, sizeof(LegalSet))
     st = <State*>calloc(1, sizeof(State))        # not read: every legal move has its child already
     try:
-        if t.nodes == NULL or ls == NULL or st == NULL:
+        if t.nodes == NULL or ls == NULL or st == NULL or (minimax is not None and tree_minimax_init(&t) < 0):
             raise MemoryError()
         tree_add(&t, -1, 0, -1)
         parent = 0
@@ -200,9 +207,39 @@ def puct_pick(children, c_puct, fpu_reduction, fpu_scaled=True, root_floor=0.0, 
             t.nodes[ch].w = w
             t.nodes[ch].prior = prior
             t.nodes[ch].avail = avail
+            if minimax is not None:
+                t.mm[ch * MAX_P] = minimax[i]
         ch = puct_child(&t, parent, st, acts, n, &cfg, &r, ls, -1, 0)
         return ch - first
     finally:
-        free(t.nodes)
+        tree_free(&t)
         free(ls)
         free(st)
+
+
+def minimax_value(children):
+    """minimax_backup at a node with these children, each (seat that chose it or -1 for a revealed card, visits,
+    its implicit minimax values, one per seat); returns the node's values (zeros where no child is visited).
+    Tests check the max^n rule and the chance mean on constructed numbers with it."""
+    cdef Tree t
+    cdef int i, k, ch, n = len(children)
+    if not 1 <= n <= MAX_ACTIONS:
+        raise ValueError(f"minimax_value: 1..{MAX_ACTIONS} children")
+    memset(&t, 0, sizeof(Tree))
+    t.cap = n + 1
+    t.nodes = <Node*>malloc(sizeof(Node) * t.cap)
+    try:
+        if t.nodes == NULL or tree_minimax_init(&t) < 0:
+            raise MemoryError()
+        tree_add(&t, -1, 0, -1)
+        for i, (mover, visits, values) in enumerate(children):
+            if len(values) > MAX_P:
+                raise ValueError(f"minimax_value: at most {MAX_P} seats")
+            ch = tree_add(&t, 0, i + 1, mover)
+            t.nodes[ch].visits = visits
+            for k in range(len(values)):
+                t.mm[ch * MAX_P + k] = values[k]
+        minimax_backup(&t, 0)
+        return [t.mm[k] for k in range(MAX_P)]
+    finally:
+        tree_free(&t)

@@ -25,7 +25,7 @@ cdef class StopToken:
 SEARCH_KEYS = ("iterations", "seconds", "c", "final", "reward", "mix", "margin_scale", "rollout", "epsilon",
                "rollout_turns", "fpu", "prior", "pw_k", "pw_alpha", "eval", "chance", "root_floor", "focus", "focus_turns",
                "policy", "select", "c_puct", "c_puct_log", "c_puct_base", "fpu_reduction", "fpu_scaled", "prior_temp",
-               "leaf_mix", "opponents", "seed")
+               "leaf_mix", "minimax_mix", "opponents", "seed")
 # the words of the choice keys, in the order of the core's codes (RW_*, POL_*, EVAL_*, ...)
 SEARCH_CHOICES = {"final": ("visits", "mean"), "reward": ("win", "rank", "margin", "mix"),
                   "rollout": ("random", "greedy", "none", "policy"), "eval": ("hand", "net"), "chance": ("branch", "merge"),
@@ -100,6 +100,7 @@ cdef void fill_config(SearchConfig* cfg, dict d, int n_players, bint with_turns)
     cfg.fpu_scaled = 1 if d["fpu_scaled"] else 0
     cfg.prior_temp = _number(d, "prior_temp", 1e-3, 1000, False)
     cfg.leaf_mix = _number(d, "leaf_mix", 0, 1, False)
+    cfg.minimax_mix = _number(d, "minimax_mix", 0, 1, False)
     cfg.opponents = _choice(d, "opponents")
     cfg.seed = <uint64_t>(int(_number(d, "seed", 0, 18446744073709551615, True)) & 0xFFFFFFFFFFFFFFFF)
     if with_turns:
@@ -133,7 +134,7 @@ def search_config(CoreState root not None, dict config not None):
                 focus_turns=cfg.focus_turns, policy=cfg.policy_w,
                 select=SEARCH_CHOICES["select"][cfg.select], c_puct=cfg.c_puct, c_puct_log=cfg.c_puct_log,
                 c_puct_base=cfg.c_puct_base, fpu_reduction=cfg.fpu_reduction, fpu_scaled=bool(cfg.fpu_scaled),
-                prior_temp=cfg.prior_temp, leaf_mix=cfg.leaf_mix,
+                prior_temp=cfg.prior_temp, leaf_mix=cfg.leaf_mix, minimax_mix=cfg.minimax_mix,
                 opponents=SEARCH_CHOICES["opponents"][cfg.opponents], seed=cfg.seed)
 
 
@@ -181,6 +182,7 @@ def search(CoreState root not None, dict config not None, StopToken stop=None, n
     t.n_stats = 0
     t.cap_stats = 0
     t.prior_calls = 0
+    t.mm = NULL
     t.nodes = <Node*>malloc(sizeof(Node) * t.cap)
     if t.nodes == NULL:
         raise MemoryError()

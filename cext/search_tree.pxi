@@ -1,5 +1,5 @@
 # The search's settings and tree: SearchConfig, Node, Tree, growing and walking the tree; thread clock, stop flag.
-from libc.stdlib cimport realloc
+from libc.stdlib cimport calloc, realloc
 from libc.stdint cimport int64_t
 
 cdef extern from *:
@@ -100,6 +100,7 @@ ctypedef struct SearchConfig:
     float c_puct_base     # ... (c_puct_log 0: constant; AlphaZero, KataGo: more exploration as the visits grow)
     float leaf_mix        # weight of the evaluation at the leaf itself in each backed-up estimate, the rest after
                           # the rollout (AlphaGo's mixing; 0: the rollout's estimate alone, the search of before)
+    float minimax_mix     # weight of a child's implicit minimax value in its Q (Tree.mm; 0: off)
     int32_t opponents     # OPP_TREE: the other seats' moves are tree nodes (max^n); else they are played outside
                           # the tree by that policy (opponent_policy) and the tree holds the searching seat's
                           # decisions only, over several of its turns (open loop)
@@ -117,6 +118,8 @@ ctypedef struct Tree:
     int32_t n_stats
     int32_t cap_stats
     int64_t prior_calls  # evaluations of a prior over a node's legal moves (tests: once per node with PUCT)
+    float* mm            # implicit minimax values (SearchConfig.minimax_mix > 0, else NULL): MAX_P rewards a node,
+                         # the evaluation of its state at its first visit, backed up max^n (minimax_backup)
 
 
 ctypedef struct LegalSet:
@@ -164,6 +167,7 @@ cdef inline int legal_untried(const LegalSet* ls, int32_t a) noexcept nogil:
 
 cdef int tree_add(Tree* t, int32_t parent, int32_t action, int8_t mover) noexcept nogil:
     cdef Node* grown
+    cdef float* grown_mm
     cdef int32_t i
     if t.n >= t.cap:
         if t.cap >= MAX_TREE_NODES:
@@ -174,6 +178,12 @@ cdef int tree_add(Tree* t, int32_t parent, int32_t action, int8_t mover) noexcep
             t.failed = 1
             return -1
         t.nodes = grown
+        if t.mm != NULL:
+            grown_mm = <float*>realloc(t.mm, sizeof(float) * MAX_P * t.cap * 2)
+            if grown_mm == NULL:
+                t.failed = 1
+                return -1
+            t.mm = grown_mm
         t.cap *= 2
     i = t.n
     t.n += 1
@@ -211,8 +221,51 @@ cdef int tree_track(Tree* t, int32_t node) noexcept nogil:
 cdef void tree_free(Tree* t) noexcept nogil:
     free(t.nodes)
     free(t.stats)
+    free(t.mm)
     t.nodes = NULL
     t.stats = NULL
+    t.mm = NULL
+
+
+cdef int tree_minimax_init(Tree* t) noexcept nogil:
+    """Give the tree its implicit minimax values (Tree.mm, zeroed, as many rows as node slots); -1 (and
+    t.failed) when out of memory. Nodes made before keep zeros until their first backup."""
+    if t.mm != NULL:
+        return 0
+    t.mm = <float*>calloc(<size_t>MAX_P * t.cap, sizeof(float))
+    if t.mm == NULL:
+        t.failed = 1
+        return -1
+    return 0
+
+
+cdef void minimax_backup(Tree* t, int node) noexcept nogil:
+    """A node's implicit minimax value from its visited children: the values of the child best for the seat
+    that chooses there (max^n; ties to the first found), or, where a card is revealed (chance children),
+    their visit-weighted mean. A node none of whose children is visited keeps its own."""
+    cdef int ch = t.nodes[node].child, best = -1, k
+    cdef float bv = -1e30, v
+    cdef double weight = 0.0
+    cdef double acc[MAX_P]
+    for k in range(MAX_P):
+        acc[k] = 0.0
+    while ch >= 0:
+        if t.nodes[ch].visits > 0:
+            if t.nodes[ch].mover < 0:
+                weight += t.nodes[ch].visits
+                for k in range(MAX_P):
+                    acc[k] += t.nodes[ch].visits * t.mm[ch * MAX_P + k]
+            else:
+                v = t.mm[ch * MAX_P + t.nodes[ch].mover]
+                if v > bv:
+                    bv = v
+                    best = ch
+        ch = t.nodes[ch].sibling
+    if best >= 0:
+        memcpy(&t.mm[node * MAX_P], &t.mm[best * MAX_P], sizeof(float) * MAX_P)
+    elif weight > 0:
+        for k in range(MAX_P):
+            t.mm[node * MAX_P + k] = <float>(acc[k] / weight)
 
 
 cdef int find_path(const Tree* t, const int32_t* acts, int n) noexcept nogil:

@@ -20,6 +20,8 @@ the core itself with clock() (CPU time). Configurations measured:
   puct      select="puct" with a uniform prior (children made at a node's second visit, PUCT with first-play urgency)
   puct_heur select="puct", prior=true: the heuristic's prior (softmax of the greedy values), once per node
   puct_pol  select="puct", policy=1.0: the learned prior, once per node (the default's selection)
+  leaf_mix  leaf_mix=0.5: the leaf judged before its rollout too (one more evaluation an iteration)
+  minimax   minimax_mix=0.3: implicit minimax backups (the same evaluation, backed up max^n)
 The value model's forward pass (every seat of one state) and the policy's prior over every legal move are
 also timed on their own, at both positions. The policy rows need the shipped policy weights
 (concordia_ai/data/policy/); without them they are left out and the reason is printed.
@@ -65,8 +67,11 @@ CONFIGS = {
     "puct": dict(select="puct", policy=0.0),
     "puct_heur": dict(select="puct", policy=0.0, prior=True),
     "puct_pol": dict(select="puct", policy=1.0),
+    "leaf_mix": dict(leaf_mix=0.5),
+    "minimax": dict(minimax_mix=0.3),
 }
-POLICY_CONFIGS = ("default", "full", "greedy", "net", "net_r2", "policy", "policy_ro", "puct_pol")
+POLICY_CONFIGS = ("default", "full", "greedy", "net", "net_r2", "policy", "policy_ro", "puct_pol", "leaf_mix",
+                  "minimax")
 
 
 def mid_game(board: str, players: int, seed: int, turn: int) -> Game:

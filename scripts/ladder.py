@@ -91,18 +91,23 @@ def analyse(folder: str, reps: int, seed: int) -> dict:
 
 
 def markdown(report: dict) -> str:
+    bots = {}
+    for st in report["settings"]:
+        bots.update({r["bot"]: r["spec"] for r in st["bots"]})
+    made = (f"python3 scripts/ladder.py --root {report.get('root', 'results/ladder')} "
+            f"--out {report.get('out', 'results')} --bootstrap {report['bootstrap']}")
     out = ["# Strength ladder", "",
-           "Ten bots in one tournament per setting: the random, greedy and heuristic bots, the two shipped plan",
-           "bots (`plan:minerva`, the 2014 championship line; `plan:mars`, the colonist line), ISMCTS (the new",
-           "default configuration) at a fixed CPU time per decision of 0.01, 0.03, 0.1 and 0.3 s, and the new",
-           "default `ismcts` (5,000 iterations per decision). Lineups are drawn balanced (every bot plays the same",
-           "number of seed blocks, give or take one) and every block rotates its lineup through all seats on one",
-           "deal. Ratings: Plackett-Luce on the finishing orders, Elo scale (+100 = finishes ahead in 64 % of",
-           "meetings), anchored at `heuristic` = 0 (random almost never wins, so its own rating rests on the fit's small prior), with 95 % bootstrap intervals over seed blocks "
-           f"({report['bootstrap']} resamples).", "",
-           "Made by:", "", "```", "scripts/ladder.sh          # the tournaments (resumable), logs in results/ladder/*/",
-           f"python3 scripts/ladder.py --bootstrap {report['bootstrap']}   # this report, ladder.json and ladder.png",
-           "```", "", "What the ladder shows, and what it does not, is in [judgement.md](judgement.md#6-the-strength-ladder).",
+           f"{len(bots)} bots in one tournament per setting: "
+           + ", ".join(f"`{name}` (`{spec}`)" if spec != name else f"`{name}`" for name, spec in bots.items())
+           + ". Lineups are drawn balanced (every bot plays the same number of seed blocks, give or take one) and "
+           "every block rotates its lineup through all seats on one deal. Ratings: Plackett-Luce on the finishing "
+           "orders, Elo scale (+100 = finishes ahead in 64 % of meetings), anchored at `heuristic` = 0, with 95 % "
+           f"bootstrap intervals over seed blocks ({report['bootstrap']} resamples).", "",
+           "Made by:", "", "```", "the tournaments (`concordia tournament`, resumable): scripts/ladder.sh or the "
+           "folder's run script", f"{made}   # this report, ladder.json and ladder.png",
+           "```", "", "What the ladder shows, and what it does not, is in "
+           f"[judgement.md]({os.path.relpath('results/judgement.md', report.get('out', 'results'))}"
+           "#6-the-strength-ladder).",
            "", "![ladder](ladder.png)", ""]
     for s in report["settings"]:
         g = s["gain_per_doubling"]
@@ -171,7 +176,8 @@ def main() -> int:
     if not settings:
         print(f"no ladder tournaments under {args.root}; run scripts/ladder.sh first", file=sys.stderr)
         return 2
-    report = dict(bootstrap=args.bootstrap, bootstrap_seed=args.seed, settings=settings)
+    report = dict(bootstrap=args.bootstrap, bootstrap_seed=args.seed, root=args.root, out=args.out,
+                  settings=settings)
     with open(os.path.join(args.out, "ladder.json"), "w") as f:
         json.dump(report, f, indent=1)
     with open(os.path.join(args.out, "ladder.md"), "w") as f:

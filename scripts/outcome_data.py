@@ -187,8 +187,8 @@ def opening_records(logs: list[str], players: int) -> list[dict]:
     """--openings-of: the first turn of every game of strength.py self-play logs (candidate and opponent one
     bot: the games the opening check reads its references from, scripts/opening_figures.py), as records that
     research_game searches, one per game. The two seatings of a deal are two independent games of one bot
-    from one position; the games are numbered seating by seating, the first seating's games (of every log)
-    first, so a log of the first seatings alone goes on with the second's."""
+    from one position. A game's number is its own (opening_game_id: board, deal and seating), not its place in
+    the logs, so a log that grows (more deals) resumes with only its new games searched."""
     games = []
     for log in logs:
         games += [(r.get("cand_seat"), log, r) for r in read_records(log)
@@ -199,10 +199,18 @@ def opening_records(logs: list[str], players: int) -> list[dict]:
             g = Game.new(r["board"], players, r["seed"])
             row = dict(turn=g.state.turns, pick=0, position=g.to_json(), decider=g.decider,
                        h=round(outcome.horizon(g.state, g.state.cards_left), 4))
-            out.append(dict(players=players, game=len(out), seed=r["seed"], per_game=0, board=r["board"],
-                            bots=[r["candidate"]] * players, opening=True, selfplay=log, seating=seating,
-                            final=list(r["totals"]), winner=r["ranking"][0], rows=[row]))
+            out.append(dict(players=players, game=opening_game_id(r["board"], r["seed"], seating), seed=r["seed"],
+                            per_game=0, board=r["board"], bots=[r["candidate"]] * players, opening=True,
+                            selfplay=log, seating=seating, final=list(r["totals"]), winner=r["ranking"][0],
+                            rows=[row]))
     return out
+
+
+def opening_game_id(board: str, seed: int, seating: int) -> int:
+    """The number of a self-play game's opening record: seating, board and deal. Its parity is the deal's
+    (scripts/outcome_fit.py cross-fits by the parity of the game), so both seatings of one deal, which start
+    from one position, fall in the same half."""
+    return seating * 1_000_000 + BOARDS.index(board) * 100_000 + seed % 100_000
 
 
 def main() -> None:

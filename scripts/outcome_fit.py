@@ -19,10 +19,15 @@ learned weights installed now: this assumes the weights did not change since tho
 every log in results/outcome/ as of 2026-12-04). Logs of different searches are refused with --write: a model
 file holds the models of one search.
 
+With --held-out-with FILE nothing is fitted: the models of a written model file (the installed one, say)
+are measured as they are on the logs' positions, which must be others than those it was fitted on (the file's
+`logs`): the test of an installed model on new games.
+
 Prints JSON: per setting and over all player counts, the expected calibration error (10 equal-width bins),
 the reliability table, the positions shown at 90 % or more (10 % or less) against their real rate, the
 shown VP and margin against the real final ones (by decile of the shown margin, with the worst decile gap's
-floor: what sampling noise alone gives), and the ECE by stage
+floor: what sampling noise alone gives, each decile's standard error taken with the positions of one game as
+one draw, since they share its final scores), and the ECE by stage
 (horizon thirds); the raw figure of the old display (the search's own mean win value) beside it. Each ECE
 comes with its floor: the mean ECE of a perfectly calibrated figure on the same positions (outcomes drawn
 from the figures), which is what sampling noise alone gives.
@@ -240,7 +245,8 @@ def shown(p: dict, budget: str, model: outcome.Model, eval_kind: str) -> dict:
         raw = t["win_raw"]
     final = p["final"]
     return dict(win=out.win, vp=out.vp[d], margin=out.margin, raw=raw, won=int(p["winner"] == d),
-                final_vp=final[d], final_margin=final[d] - max(v for i, v in enumerate(final) if i != d), h=p["h"])
+                final_vp=final[d], final_margin=final[d] - max(v for i, v in enumerate(final) if i != d), h=p["h"],
+                game=(p["players"], p["seed"], p["game"]))
 
 
 def worst_gap_floor(ses: list[float], rng, draws: int = 2000) -> float:
@@ -251,6 +257,19 @@ def worst_gap_floor(ses: list[float], rng, draws: int = 2000) -> float:
     if not len(se):
         return float("nan")
     return float(np.abs(rng.standard_normal((draws, len(se))) * se).max(axis=1).mean())
+
+
+def clustered_se(values: np.ndarray, games: list) -> float:
+    """The standard error of the mean of `values` with the positions of one game as one draw (cluster-robust:
+    the positions of a game share its final scores, so they are not independent); nan with fewer than two
+    games."""
+    groups: dict = {}
+    for v, g in zip(values - values.mean(), games):
+        groups[g] = groups.get(g, 0.0) + v
+    n_games = len(groups)
+    if n_games < 2:
+        return float("nan")
+    return float(math.sqrt(sum(x * x for x in groups.values()) * n_games / (n_games - 1)) / len(values))
 
 
 def measure(figs: list[dict]) -> dict:
@@ -285,11 +304,14 @@ def measure(figs: list[dict]) -> dict:
                      mean_abs_error=round(float(np.abs(vp - fvp).mean()), 2))
     order = np.argsort(margin)
     deciles = []
+    games = [f.get("game") for f in figs]
     for part in np.array_split(order, 10):
         if len(part):
-            # the standard error of the decile's mean real margin: how far its gap can come from the sample
-            se = float(fm[part].std(ddof=1) / math.sqrt(len(part))) if len(part) > 1 else float("nan")
-            deciles.append(dict(n=len(part), mean_shown=round(float(margin[part].mean()), 2),
+            # the standard error of the decile's mean real margin: how far its gap can come from the sample,
+            # with a game's positions as one draw (they share its final scores)
+            se = clustered_se(fm[part], [games[i] for i in part]) if len(part) > 1 else float("nan")
+            deciles.append(dict(n=len(part), games=len({games[i] for i in part}),
+                                mean_shown=round(float(margin[part].mean()), 2),
                                 mean_final=round(float(fm[part].mean()), 2),
                                 gap=round(float(margin[part].mean() - fm[part].mean()), 2), final_se=round(se, 2)))
     out["margin_deciles"] = deciles
@@ -310,12 +332,36 @@ def measure(figs: list[dict]) -> dict:
     return out
 
 
-def markdown(report: dict, command: str) -> str:
+def held_out_report(by_players: dict[int, list[dict]], path: str) -> dict:
+    """The figures of the models in the model file at `path` on these positions, no fitting: a test of an
+    installed file on positions it was not fitted on. Per player count and budget as the cross-fitted report
+    (every searched budget of the positions, and 0), then over all player counts per budget. A setting the
+    file has no fitted model for raises outcome.OutcomeModelError."""
+    report, pooled = {}, {}
+    for n, everything in sorted(by_players.items()):
+        searched = [p for p in everything if not p.get("forced")]
+        eval_kind = next(iter(searched[0]["searches"].values()))["eval"]
+        for budget in sorted(searched[0]["searches"], key=float) + ["0"]:
+            model = outcome.find(eval_kind, n, float(budget), path)
+            if not model.fitted:
+                raise outcome.OutcomeModelError(f"{path} has no model for eval {eval_kind}, {n} players, "
+                                                f"{'the position itself' if budget == '0' else budget + ' s'}")
+            group = everything if budget == "0" else searched
+            figs = [shown(p, budget, model, eval_kind) for p in group]
+            report[f"{n}p {budget}s"] = dict(eval=eval_kind, games=len({(p["seed"], p["game"]) for p in group}),
+                                             **measure(figs))
+            pooled.setdefault(budget, []).extend(figs)
+    for budget, figs in pooled.items():
+        report[f"all {budget}s"] = measure(figs)
+    return report
+
+
+def markdown(report: dict, command: str, how: str = "cross-fitted") -> str:
     """The main cross-fitted figures per setting, one table row each, under the command that made them."""
     head = ("| setting | positions | ECE (floor) | ECE of the search's own mean win value | shown >= 90 %: n, mean, real | "
             "shown <= 10 %: n, mean, real | VP: shown, real | margin: worst decile gap (floor; deciles beyond 2 SE) | "
             "ECE early / middle / late |")
-    lines = [f"Made by `{command}` (cross-fitted; results/outcome/README.md explains the columns).", "", head,
+    lines = [f"Made by `{command}` ({how}; results/outcome/README.md explains the columns).", "", head,
              "|" + "---|" * 9]
 
     def hi(x):
@@ -352,7 +398,13 @@ def main() -> None:
                          "tau_vp) goes into every searched setting's model (between_sd); where it names the "
                          "model form it was measured through (`form`), that setting keeps that form instead of "
                          "the one with the lower log loss")
+    ap.add_argument("--held-out-with", default=None, metavar="FILE",
+                    help="no fitting: measure the models of this model file (e.g. the installed "
+                         "concordia_ai/data/value/outcome.json) on the logs' positions, which it must not have "
+                         "been fitted on; with --report and --markdown, not --write or --between")
     args = ap.parse_args()
+    if args.held_out_with and (args.write or args.between):
+        ap.exit(2, "error: --held-out-with measures a model file as it is: it takes no --write or --between\n")
     if args.between:
         try:
             info = safe_read.read_json(args.between)
@@ -377,6 +429,9 @@ def main() -> None:
     by_players: dict[int, list[dict]] = {}
     for p in ps:
         by_players.setdefault(p["players"], []).append(p)
+    if args.held_out_with:
+        held_out(args, logs, ps, by_players)
+        return
     searched = {n: [p for p in group if not p.get("forced")] for n, group in by_players.items()}
     report, models, pooled = {}, [], {}
     for n, everything in sorted(by_players.items()):
@@ -419,6 +474,37 @@ def main() -> None:
     text = json.dumps(summary, indent=1)
     if args.markdown:
         write_atomic(args.markdown, markdown(report, command) + "\n")
+    if args.report:
+        write_atomic(args.report, text + "\n")
+    print(text)
+
+
+def refuse(message: str) -> None:
+    """Bad input: one line on stderr, exit code 2."""
+    print(f"error: {message}", file=sys.stderr)
+    sys.exit(2)
+
+
+def held_out(args, logs: list[str], ps: list[dict], by_players: dict[int, list[dict]]) -> None:
+    """--held-out-with: the file's figures on the logs' positions, reported as the cross-fitted ones are."""
+    try:
+        info = safe_read.read_json(args.held_out_with)
+    except safe_read.UserFileError as e:
+        refuse(f"--held-out-with: {e}")
+    named = info.get("logs", []) if isinstance(info, dict) else []
+    fitted_on = {str(Path(f).resolve()) for f in named if isinstance(f, str)} if isinstance(named, list) else set()
+    overlap = sorted(f for f in logs if str(Path(f).resolve()) in fitted_on)
+    if overlap:
+        refuse(f"--held-out-with: {args.held_out_with} was fitted on {overlap[0]}; give logs it was not fitted on")
+    try:
+        report = held_out_report(by_players, args.held_out_with)
+    except outcome.OutcomeModelError as e:
+        refuse(f"--held-out-with: {e}")
+    command = "python3 " + shlex.join(sys.argv)
+    text = json.dumps(dict(command=command, logs=logs, positions=len(ps), model_file=args.held_out_with,
+                           settings=report), indent=1)
+    if args.markdown:
+        write_atomic(args.markdown, markdown(report, command, "the file's models, no fitting") + "\n")
     if args.report:
         write_atomic(args.report, text + "\n")
     print(text)

@@ -1,6 +1,8 @@
 """The final-result model's scripts on the committed positions (results/outcome/): the fit replays the hint's
 pick exactly as the search made it, and every list recorded follows the ranking rule."""
+import json
 import math
+import subprocess
 import sys
 from pathlib import Path
 
@@ -13,6 +15,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "scripts"))
 LOG = ROOT / "results" / "outcome" / "positions-2p.jsonl"
 
+import outcome_data  # noqa: E402
 import outcome_fit  # noqa: E402
 
 
@@ -113,14 +116,24 @@ def test_the_openings_of_self_play_are_searched_with_how_each_game_ended(tmp_pat
     sp = ROOT / "results" / "outcome" / "selfplay-2p-net" / "creta.jsonl"
     games = [json.loads(x) for x in sp.read_text().splitlines()[:4]]     # 2 deals, both seatings
     log = tmp_path / "sp.jsonl"
-    log.write_text("".join(json.dumps(g) + "\n" for g in games))
     out = tmp_path / "open.jsonl"
+    # first the first deal's two seatings, then the log grows by the second deal: only its games are searched
+    log.write_text("".join(json.dumps(g) + "\n" for g in games if g["seed"] == games[0]["seed"]))
     done = _outcome_data("--players", "2", "--budgets", "0.01", "--openings-of", str(log), "--log", str(out))
     assert done.returncode == 0, done.stderr
+    first = out.read_text()
+    assert len(first.splitlines()) == 2
+    log.write_text("".join(json.dumps(g) + "\n" for g in games))
+    done = _outcome_data("--players", "2", "--budgets", "0.01", "--openings-of", str(log), "--log", str(out))
+    assert done.returncode == 0, done.stderr
+    assert out.read_text().startswith(first) and len(out.read_text().splitlines()) == 4
     recs = sorted((json.loads(x) for x in out.read_text().splitlines()), key=lambda r: r["game"])
-    # numbered seating by seating: the first seating's games first
+    # numbered by seating, board and deal (outcome_data.opening_game_id); a deal's two seatings share a parity
     assert [r["seating"] for r in recs] == sorted(g["cand_seat"] for g in games)
-    by_seating = sorted(games, key=lambda g: g["cand_seat"])
+    assert all(r["game"] == outcome_data.opening_game_id("creta", r["seed"], r["seating"]) for r in recs)
+    assert {r["game"] % 2 for r in recs if r["seed"] == games[0]["seed"]} == {games[0]["seed"] % 2}
+    by_seating = sorted(games, key=lambda g: (g["cand_seat"], g["seed"]))
+    recs.sort(key=lambda r: (r["seating"], r["seed"]))
     for r, g in zip(recs, by_seating):
         assert (r["seed"], r["board"], r["final"], r["winner"]) == (g["seed"], "creta", g["totals"], g["ranking"][0])
         (row,) = r["rows"]
@@ -154,3 +167,53 @@ def test_a_searched_setting_keeps_the_form_its_seed_spread_was_measured_through(
     assert outcome_fit.model_form(4, "3.0", lower_with=False) == (False, "lower log loss")
     assert outcome_fit.model_form(2, "3.0", lower_with=True) == (True, "lower log loss")   # no spread measured
     assert outcome_fit.model_form(5, "3.0", lower_with=True) == (True, "lower log loss")
+
+
+def test_a_model_file_is_measured_as_it_is_on_positions_it_was_not_fitted_on(positions, tmp_path):
+    # fitted on the even games, written as --write writes it, measured on the odd ones with --held-out-with
+    even = [p for p in positions if p["game"] % 2 == 0]
+    odd = [p for p in positions if p["game"] % 2 == 1]
+    fitted = [outcome_fit.fit_setting(even, 2, b, "hand") for b in ("0.3", "3.0", "0")]
+    path = tmp_path / "models.json"
+    path.write_text(json.dumps(dict(format=outcome.FORMAT, logs=["elsewhere.jsonl"],
+                                    models=[m.to_dict() for m in fitted])))
+    report = outcome_fit.held_out_report({2: odd}, str(path))
+    assert set(report) == {"2p 0.3s", "2p 3.0s", "2p 0s", "all 0.3s", "all 3.0s", "all 0s"}
+    for budget, model in zip(("0.3", "3.0", "0"), fitted):
+        by_hand = outcome_fit.measure([outcome_fit.shown(p, budget, model, "hand") for p in odd])
+        assert report[f"2p {budget}s"]["ece"] == by_hand["ece"]
+        # (json: a decile of one game has a standard error of nan, which is not equal to itself)
+        assert json.dumps(report[f"2p {budget}s"]["margin_deciles"]) == json.dumps(by_hand["margin_deciles"])
+        assert report[f"2p {budget}s"]["positions"] == len(odd)
+    # a setting the file has no model for is named, not measured under an unfitted default
+    path.write_text(json.dumps(dict(format=outcome.FORMAT, models=[fitted[1].to_dict()])))
+    with pytest.raises(outcome.OutcomeModelError, match="2 players, the position itself"):
+        outcome_fit.held_out_report({2: odd}, str(path))
+
+
+def test_held_out_refuses_the_logs_the_file_was_fitted_on(tmp_path):
+    log = tmp_path / "p.jsonl"
+    log.write_text("".join(LOG.read_text().splitlines(keepends=True)[:4]))
+    fitted = tmp_path / "models.json"
+    fitted.write_text(json.dumps(dict(format=outcome.FORMAT, logs=[str(log)], models=[])))
+    r = subprocess.run([sys.executable, str(ROOT / "scripts" / "outcome_fit.py"), "--logs", str(log),
+                        "--held-out-with", str(fitted)], capture_output=True, text=True)
+    assert r.returncode == 2
+    assert r.stderr.strip().count("\n") == 0 and "was fitted on" in r.stderr
+    r = subprocess.run([sys.executable, str(ROOT / "scripts" / "outcome_fit.py"), "--logs", str(log),
+                        "--held-out-with", str(fitted), "--write", str(tmp_path / "x.json")],
+                       capture_output=True, text=True)
+    assert r.returncode == 2 and "takes no --write" in r.stderr
+
+
+def test_a_games_positions_count_as_one_draw_in_the_margins_standard_error():
+    # four positions of one game (one final margin) and four of another: two draws, not eight
+    values = np.array([10.0, 10.0, 10.0, 10.0, -10.0, -10.0, -10.0, -10.0])
+    se = outcome_fit.clustered_se(values, ["a"] * 4 + ["b"] * 4)
+    # the cluster sums are +40 and -40: sqrt(2 * 1600 * 2 / 1) / 8 = 10, the standard error of two draws of +-10
+    assert se == pytest.approx(10.0)
+    assert se > values.std(ddof=1) / math.sqrt(len(values))      # the independent reading: 3.78
+    # one position a game: the usual standard error (n / (n - 1) with the population spread)
+    values = np.array([1.0, 2.0, 3.0, 6.0])
+    assert outcome_fit.clustered_se(values, list("abcd")) == pytest.approx(values.std(ddof=1) / 2)
+    assert math.isnan(outcome_fit.clustered_se(values, ["a"] * 4))

@@ -71,7 +71,7 @@ def test_the_installed_file_records_the_hints_search_with_the_shipped_weights():
     assert named == {k: v for k, v in knobs.items() if k in named}
     # a knob added after the fit is not named; the hint has it at its default, the search there was
     later = set(knobs) - set(named)
-    assert later <= {"leaf_mix", "opponents"} and all(knobs[k] == getattr(SearchConfig(), k) for k in later)
+    assert later <= {"leaf_mix", "opponents", "minimax_mix"} and all(knobs[k] == getattr(SearchConfig(), k) for k in later)
     assert fitted["policy_sha256"] == outcome.current_sha("policy")
     assert fitted["value_sha256"] == outcome.current_sha("value")
     assert fitted["auto_eval"] == outcome.auto_eval_record() == {"2": "net", "3": "net", "4": "net", "5": "net"}

@@ -20,7 +20,7 @@ NOT_DEFAULT = dict(iterations=123, seconds=1.5, c=1.25, final="mean", reward="ra
                    rollout="greedy", epsilon=0.5, rollout_turns=3, fpu=0.5, prior=True, pw_k=2.0, pw_alpha=0.75,
                    eval="hand", chance="merge", root_floor=0.5, focus=0.25, focus_turns=5, policy=0.5,
                    select="ucb", c_puct=2.5, c_puct_log=0.5, c_puct_base=100.0, fpu_reduction=0.5,
-                   fpu_scaled=False, prior_temp=0.5, leaf_mix=0.25, opponents="greedy",
+                   fpu_scaled=False, prior_temp=0.5, leaf_mix=0.25, minimax_mix=0.5, opponents="greedy",
                    seed=77)
 PYTHON_ONLY = {"jobs"}       # threads of independent searches, merged in Python
 

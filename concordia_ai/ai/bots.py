@@ -246,7 +246,16 @@ def spec_meaning(spec: str, players: int) -> dict:
 
 
 def meaning_changes(then: dict, now: dict) -> list[str]:
-    """The options where two spec_meaning answers differ, as 'name A -> B' (sorted by name)."""
+    """The options where two spec_meaning answers differ, as 'name A -> B' (sorted by name). A search knob that
+    `then` lacks was added after it was recorded: it meant the value the search had then (the knob's default
+    when it was added: outcome.recorded_knob), so a log is not refused for a knob that changed nothing."""
+    from dataclasses import fields
+    from . import outcome
+    then = dict(then)
+    if then.get("kind") in ("ismcts", "flatmc"):
+        for f in fields(SearchConfig):
+            if f.name not in then and f.name in now and f.name not in ("seed", "eval", "c_puct_log"):
+                then[f.name] = outcome.recorded_knob(then, f.name)
     keys = sorted(set(then) | set(now))
     return [f"{k} {then.get(k, '(none)')} -> {now.get(k, '(none)')}" for k in keys if then.get(k) != now.get(k)]
 

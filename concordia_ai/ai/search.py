@@ -110,6 +110,9 @@ class SearchConfig:
     prior_temp: float = 1.0       # puct with prior = true: the heuristic's prior is softmax(greedy value / this), VP
     leaf_mix: float = 0.0         # weight of the evaluation at the leaf itself in each estimate, the rest from after
                                   # the rollout (AlphaGo's mixing, with the leaf evaluation `eval`); 0: the rollout's
+    minimax_mix: float = 0.0      # weight of the implicit minimax value in a child's Q (Lanctot et al. 2014): each
+                                  # node keeps the evaluation of its state made at its first visit, backed up max^n
+                                  # (each seat's best child for it); Q = (1 - w) * mean reward + w * that. 0: off
     opponents: str = "tree"       # the other seats' moves: tree nodes ("tree", max^n), or played outside the tree
                                   # by "random", "greedy" (with epsilon) or "policy" (the learned prior), so that the
                                   # tree holds only the searching seat's decisions, over several of its turns
@@ -179,7 +182,7 @@ _TYPES = {"iterations": int, "seconds": float, "c": float, "final": str, "reward
           "prior": bool, "pw_k": float, "pw_alpha": float, "eval": str, "chance": str, "root_floor": float,
           "focus": float, "focus_turns": int, "policy": float, "select": str, "c_puct": float,
           "c_puct_log": float, "c_puct_base": float, "fpu_reduction": float, "fpu_scaled": bool, "prior_temp": float,
-          "leaf_mix": float, "opponents": str, "jobs": int, "seed": int}
+          "leaf_mix": float, "minimax_mix": float, "opponents": str, "jobs": int, "seed": int}
 _TYPE_WORDS = {int: "an integer", float: "a number", str: "a string", bool: "true or false"}
 _AUTO_KNOBS = ("c_puct_log",)   # number knobs that may also be "auto" (eval is a word knob with "auto" among them)
 _BOUNDS = {
@@ -201,6 +204,7 @@ _BOUNDS = {
     "fpu_reduction": limits.Bound("the first-play urgency's reduction", 0, 1, integer=False),
     "prior_temp": limits.Bound("the heuristic prior's temperature", 0.001, 1000, integer=False),
     "leaf_mix": limits.Bound("the leaf evaluation's weight", 0, 1, integer=False),
+    "minimax_mix": limits.Bound("the implicit minimax value's weight", 0, 1, integer=False),
 }
 
 

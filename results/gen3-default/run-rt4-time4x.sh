@@ -1,0 +1,13 @@
+#!/usr/bin/env bash
+# Issue 25, target (c) (session of 2026-12-05, 10th): four times the time for generation 3 with 4 random turns
+# (rollout_turns=4) in every seat: 0.12 s of CPU a move against three copies at 0.03 s, 4-player Imperium, deals
+# 52000-52024 x 4 seats (the deals and bot seeds of results/time-budget/ and results/value-warm/time4x.jsonl),
+# 100 games at fixed size. Planned: about 15-18 minutes of wall time on 2 cores; the log resumes.
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+g=results/loop/gen-3
+nice -n 10 ${PY:-.venv/bin/python} scripts/gate.py --candidate rollout_turns=4 --candidate-prior $g/weights \
+    --candidate-value $g/value-weights --incumbent rollout_turns=4 --incumbent-prior $g/weights \
+    --incumbent-value $g/value-weights --board imperium --players 4 --seconds 0.03 --candidate-seconds 0.12 \
+    --games 100 --seed-start 52000 --fixed --jobs 2 --log results/gen3-default/rt4-time4x.jsonl \
+    > results/gen3-default/rt4-time4x.json 2> results/gen3-default/rt4-time4x.log
