@@ -78,7 +78,7 @@ def test_the_installed_file_records_the_hints_search_with_the_shipped_weights():
     info = json.loads(outcome.MODELS.read_text())
     # every position searched again with the installed value model: 3-5 players in warm-log, 2 in net2p-log and
     # the first turns of the 2-player self-play references in selfplay-open-2p
-    assert {log.split("/")[2] for log in info["logs"]} == {"warm-log", "net2p-log", "selfplay-open-2p"}
+    assert {log.split("/")[2] for log in info["logs"]} == {"warm-log", "net2p-log", "selfplay-open-2p", "margin-held"}
 
 
 # ---------------------------------------------------------------- what the note names
