@@ -45,6 +45,7 @@ import json
 import math
 import shlex
 import sys
+from collections import Counter
 from dataclasses import replace
 from pathlib import Path
 
@@ -246,7 +247,7 @@ def shown(p: dict, budget: str, model: outcome.Model, eval_kind: str) -> dict:
     final = p["final"]
     return dict(win=out.win, vp=out.vp[d], margin=out.margin, raw=raw, won=int(p["winner"] == d),
                 final_vp=final[d], final_margin=final[d] - max(v for i, v in enumerate(final) if i != d), h=p["h"],
-                game=(p["players"], p["seed"], p["game"]))
+                game=(p["players"], p["seed"], p["game"]), first_round=first_round(p))
 
 
 def worst_gap_floor(ses: list[float], rng, draws: int = 2000) -> float:
@@ -311,11 +312,16 @@ def measure(figs: list[dict]) -> dict:
             # with a game's positions as one draw (they share its final scores)
             se = clustered_se(fm[part], [games[i] for i in part]) if len(part) > 1 else float("nan")
             deciles.append(dict(n=len(part), games=len({games[i] for i in part}),
+                                first_round=sum(bool(figs[i].get("first_round")) for i in part),
+                                players={str(k): v for k, v in sorted(Counter(
+                                    games[i][0] for i in part if games[i] is not None).items())},
                                 mean_shown=round(float(margin[part].mean()), 2),
                                 mean_final=round(float(fm[part].mean()), 2),
                                 gap=round(float(margin[part].mean() - fm[part].mean()), 2), final_se=round(se, 2)))
     out["margin_deciles"] = deciles
-    out["margin_worst_decile_gap"] = max(abs(x["gap"]) for x in deciles)
+    # from the unrounded gaps: the target (3 VP) is read on this figure
+    out["margin_worst_decile_gap"] = round(max(abs(float(margin[part].mean() - fm[part].mean()))
+                                               for part in np.array_split(order, 10) if len(part)), 3)
     out["margin_deciles_beyond_2se"] = sum(abs(x["gap"]) > 2 * x["final_se"] for x in deciles)
     out["margin_worst_decile_floor"] = round(worst_gap_floor([x["final_se"] for x in deciles], rng), 2)
     h = np.array([f["h"] for f in figs])
@@ -379,7 +385,7 @@ def markdown(report: dict, command: str, how: str = "cross-fitted") -> str:
                      f"{m['ece_raw']:.3f} | " if m.get("ece_raw") is not None else
                      f"| {label} | {m['positions']} | {m['ece']:.3f} ({m['ece_floor']:.3f}) | - | ")
         lines[-1] += (f"{hi(m.get('shown_90_or_more'))} | {hi(m.get('shown_10_or_less'))} | "
-                      f"{m['vp']['mean_shown']:.1f}, {m['vp']['mean_final']:.1f} | {m['margin_worst_decile_gap']:.1f} "
+                      f"{m['vp']['mean_shown']:.1f}, {m['vp']['mean_final']:.1f} | {m['margin_worst_decile_gap']:.2f} "
                       f"({m['margin_worst_decile_floor']:.1f}; {m['margin_deciles_beyond_2se']} of "
                       f"{len(m['margin_deciles'])}) | {stages} |")
     return "\n".join(lines)
