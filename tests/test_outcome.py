@@ -352,10 +352,12 @@ def test_a_negative_seed_to_seed_spread_is_refused(tmp_path):
         outcome.load(_write(tmp_path / "bad.json", [dict(base, between_sd=-1)]))
 
 
-def test_two_player_first_round_has_an_optimism_of_its_own():
+def test_two_player_first_round_has_a_base_of_its_own():
     """2 players: after the first seat's first turn the search puts it 8 VP ahead, but it wins only 45 % of the
-    games from there. The fit finds the first round's own optimism (open_d) that shows about 45 %, below the
-    even share (a mixture weight alone cannot go below 50 %), and reads it only in the first round."""
+    games from there, by 5 VP either way (its mean margin -0.5). The fit finds the first round's base share for
+    the deciding seat (open_p) that shows about 45 %, below the even share (a mixture weight alone cannot go
+    below 50 %), and the base's mean margin (open_m) that shows the real mean margin: one location (open_d)
+    could not give both. Later rounds do not read them."""
     rng = np.random.default_rng(11)
     later = _later_rows(rng, 2, 2000, center=110.0, spread=12.0, sigma=8.0)
     first = []
@@ -366,25 +368,39 @@ def test_two_player_first_round_has_an_optimism_of_its_own():
         first.append(dict(mu=[118.0 + rng.normal(0, 1), 110.0], decider=0, h=1.0, final=final, winner=winner,
                           first_round=True))
     model = outcome.fit(later + first, "net", 2, 3.0)
-    assert model.open_d > 0
-    shown = np.mean([outcome.predict(r["mu"], 0, 1.0, model.for_position(True)).win for r in first])
-    assert shown == pytest.approx(0.45, abs=0.015)
-    # later rounds do not read it: d there is the fitted d alone
-    assert model.at(1.0)[2] == pytest.approx(model.d[0] + model.d[1])
-    assert model.for_position(True).at(1.0)[2] == pytest.approx(model.d[0] + model.d[1] + model.open_d)
-    assert model.for_position(True).core_tuple(1.0)[1] == pytest.approx(model.d[0] + model.d[1] + model.open_d)
-    # with 3 players the first round keeps its scale instead (open_d stays 0)
+    assert model.open_d == 0.0 and model.open_p < 0.5
+    shown = [outcome.predict(r["mu"], 0, 1.0, model.for_position(True)) for r in first]
+    assert np.mean([o.win for o in shown]) == pytest.approx(0.45, abs=0.015)
+    real_margin = np.mean([r["final"][0] - r["final"][1] for r in first])
+    assert np.mean([o.margin for o in shown]) == pytest.approx(real_margin, abs=0.05)
+    assert all(math.fsum(o.shares) == pytest.approx(1.0) for o in shown)
+    assert all(o.vp[0] - o.vp[1] == pytest.approx(o.margin) for o in shown)     # one distribution
+    # later rounds do not read the base
+    mu = first[0]["mu"]
+    assert outcome.predict(mu, 0, 1.0, model) == outcome.predict(mu, 0, 1.0, replace(model, open_p=0.5, open_m=0.0))
+    # with 3 players the first round keeps its scale instead (the base stays the even one)
     three = [dict(r, mu=r["mu"] + [100.0], final=r["final"] + [90.0]) for r in later + first]
-    assert outcome.fit(three, "net", 3, 3.0).open_d == 0.0
+    fitted3 = outcome.fit(three, "net", 3, 3.0)
+    assert (fitted3.open_p, fitted3.open_m, fitted3.open_d) == (0.5, 0.0, 0.0)
 
 
-def test_open_d_is_read_and_checked(tmp_path):
+def test_the_even_base_is_the_default_and_the_base_is_read_and_checked(tmp_path):
     base = dict(eval="hand", players=2, seconds=3.0, b=[0, 0], k=[1, 0], d=[0, 0], log_sigma=[2, 0])
-    f = _write(tmp_path / "m.json", [dict(base, open_d=3.5)])
-    assert outcome.find("hand", 2, 3.0, f).open_d == 3.5
-    assert outcome.find("hand", 2, 3.0, _write(tmp_path / "old.json", [base])).open_d == 0.0
+    f = _write(tmp_path / "m.json", [dict(base, open_d=3.5, open_p=0.46, open_m=-1.5, open_scale=0.2)])
+    m = outcome.find("hand", 2, 3.0, f)
+    assert (m.open_d, m.open_p, m.open_m) == (3.5, 0.46, -1.5)
+    old = outcome.find("hand", 2, 3.0, _write(tmp_path / "old.json", [dict(base, open_scale=0.2)]))
+    assert (old.open_d, old.open_p, old.open_m) == (0.0, 0.5, 0.0)
+    # the default base is the even part: an even share and margin in the first round
+    out = outcome.predict([100.0, 100.0], 0, 1.0, old.for_position(True))
+    assert out.win == pytest.approx(0.5) and out.margin == pytest.approx(0.0)
+    # with the base: f p + (1 - f) open_p, f m + (1 - f) open_m
+    out = outcome.predict([100.0, 100.0], 0, 1.0, replace(m, open_d=0.0).for_position(True))
+    assert out.win == pytest.approx(0.2 * 0.5 + 0.8 * 0.46) and out.margin == pytest.approx(0.8 * -1.5)
     with pytest.raises(OutcomeModelError, match="not finite"):
         outcome.load(_write(tmp_path / "bad.json", [dict(base, open_d=float("nan"))]))
+    with pytest.raises(OutcomeModelError, match="open_p 1; valid: above 0 and below 1"):
+        outcome.load(_write(tmp_path / "bad2.json", [dict(base, open_p=1.0)]))
 
 
 def test_the_first_round_has_a_level_of_its_own():

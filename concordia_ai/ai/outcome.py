@@ -32,11 +32,14 @@ from there a game's final scores spread far wider than the sigma fitted over the
 (with 3-4 players the first round's margins came out about 10 VP too close). With 3 players or more,
 `_fit_first_round` sets open_sigma so that the first round's shown margins average the real final ones, and
 open_scale by the winner's likelihood under it. With 2 players the margin v_1 - v_2 does not depend on
-the scale, so open_sigma stays 0 (the fitted sigma); what the first round needs there is an optimism of its
-own for the deciding seat, open_d (VP, on top of d): after the first seat's first turn the search puts it
-ahead (55-58 % on the four boards), but in self-play of the bot the hint stands for the first seat won 48 %
-of 600 games (results/outcome/selfplay-2p-net/). open_d and open_scale are fitted together by the winner's
-likelihood over the first round's rows. The first round also has a level of its own, open_b (VP, added to b,
+the scale, so open_sigma stays 0 (the fitted sigma); what the first round needs there is a base of its own
+for the deciding seat in place of the even part: its share open_p and its mean margin open_m (the base's
+expected VP: the seats' mean location, +- open_m / 2). After the first seat's first turn the search puts it
+ahead (55-58 % on the four boards), but in self-play of the bot the hint stands for the first seat won 465 of
+1,000 games (results/outcome/selfplay-2p-net/), and by no less on average (its mean final margin about 0): a
+share and a margin that one location cannot both give (open_d, an optimism on top of d, did, and moved the
+margin 2 VP with the share; files may still hold it). open_p and open_scale are fitted together by the
+winner's likelihood over the first round's rows, open_m so that their shown margins average the real ones. The first round also has a level of its own, open_b (VP, added to b,
 so it moves every seat's expected VP alike and neither a share nor the margin): the mean of its rows' real
 final scores less the shown (`Model.for_position` marks a model as reading the first round). The mixture is a
 monotone map of the model's own figures, so it changes no order: the core's halving reads the model's own share
@@ -104,6 +107,8 @@ class Model:
     open_sigma: float = 0.0                 # VP: the first round's scale (0: the sigma fitted in h)
     open_d: float = 0.0                     # VP: the first round's own optimism for the deciding seat (2 players)
     open_b: float = 0.0                     # VP: the first round's own level (every seat alike)
+    open_p: float = 0.5                     # 2 players: the deciding seat's share in the first round's base
+    open_m: float = 0.0                     # 2 players: its mean margin there, VP (0.5 and 0: the even part)
 
     def for_position(self, first_round: bool) -> "Model":
         """The model as it reads a position: in the first round (every seat's first turn) its figures are
@@ -141,7 +146,7 @@ class Model:
         return dict(eval=self.eval, players=self.players, seconds=self.seconds, b=list(self.b), k=list(self.k),
                     d=list(self.d), log_sigma=list(self.log_sigma), w=list(self.w),
                     open_scale=self.open_scale, between_sd=self.between_sd, open_sigma=self.open_sigma,
-                    open_d=self.open_d, open_b=self.open_b)
+                    open_d=self.open_d, open_b=self.open_b, open_p=self.open_p, open_m=self.open_m)
 
 
 @dataclass
@@ -197,11 +202,19 @@ def predict(mu, decider: int, h: float, model: Model, q=None) -> Outcome:
     if w and q is not None:
         slope_q = w * (1.0 - 1.0 / len(mu)) / max(float(q[decider]), WIN_FLOOR) * p * (1.0 - p) / sigma
     f, n = model.weight, len(mu)
-    if f < 1.0:   # the first round: the mixture with the even distribution (every seat at the mean location)
-        even_margin = -sigma * math.log(n - 1)
-        shares = f * shares + (1.0 - f) / n
-        v = f * v + (1.0 - f) * float(v.mean())
-        margin = f * margin + (1.0 - f) * even_margin
+    if f < 1.0:   # the first round: the mixture with its base (every seat at the mean location, or with 2
+        # players the deciding seat's own share and mean margin there: open_p, open_m)
+        if n == 2:
+            base = np.full(2, 1.0 - model.open_p)
+            base[decider] = model.open_p
+            base_v = np.full(2, float(v.mean()) - model.open_m / 2.0)
+            base_v[decider] = float(v.mean()) + model.open_m / 2.0
+            base_margin = model.open_m
+        else:
+            base, base_v, base_margin = 1.0 / n, float(v.mean()), -sigma * math.log(n - 1)
+        shares = f * shares + (1.0 - f) * base
+        v = f * v + (1.0 - f) * base_v
+        margin = f * margin + (1.0 - f) * base_margin
         slope, slope_q = f * slope, f * slope_q
     return Outcome(decider, [float(x) for x in shares], [float(x) for x in v], margin, sigma, slope, slope_q)
 
@@ -390,7 +403,8 @@ def _read(path: Path | str | None) -> tuple[list[Model], dict | None]:
         models = [Model(str(m["eval"]), int(m["players"]), float(m["seconds"]), _pair(m["b"]), _pair(m["k"]),
                         _pair(m["d"]), _pair(m["log_sigma"]), True, _pair(m.get("w", (0.0, 0.0))),
                         float(m.get("open_scale", 1.0)), False, float(m.get("between_sd", 0.0)),
-                        float(m.get("open_sigma", 0.0)), float(m.get("open_d", 0.0)), float(m.get("open_b", 0.0)))
+                        float(m.get("open_sigma", 0.0)), float(m.get("open_d", 0.0)), float(m.get("open_b", 0.0)),
+                        float(m.get("open_p", 0.5)), float(m.get("open_m", 0.0)))
                   for m in info["models"]]
         search = info.get("search")
     except FileNotFoundError:
@@ -402,7 +416,7 @@ def _read(path: Path | str | None) -> tuple[list[Model], dict | None]:
             raise OutcomeModelError(f"outcome models: {path} has a model for eval {m.eval!r}, {m.players} players, "
                                     f"{m.seconds} s; valid: eval net or hand, 2-5 players, seconds >= 0")
         values = m.b + m.k + m.d + m.log_sigma + m.w + (m.open_scale, m.between_sd, m.open_sigma, m.open_d,
-                                                                    m.open_b)
+                                                                    m.open_b, m.open_p, m.open_m)
         if not all(math.isfinite(x) for x in values):
             raise OutcomeModelError(f"outcome models: {path} holds a coefficient that is not finite")
         if m.between_sd < 0:
@@ -410,6 +424,8 @@ def _read(path: Path | str | None) -> tuple[list[Model], dict | None]:
         if m.open_sigma != 0 and not MIN_SIGMA <= m.open_sigma <= MAX_OPEN_SIGMA:
             raise OutcomeModelError(f"outcome models: {path} has open_sigma {m.open_sigma:g}; valid: 0 (the model's "
                                     f"sigma) or {MIN_SIGMA:g} to {MAX_OPEN_SIGMA:g}")
+        if not 0.0 < m.open_p < 1.0:
+            raise OutcomeModelError(f"outcome models: {path} has open_p {m.open_p:g}; valid: above 0 and below 1")
         if not 0.0 <= m.open_scale <= 1.0:
             raise OutcomeModelError(f"outcome models: {path} has open_scale {m.open_scale:g}; valid: 0 to 1")
     if search is not None and not isinstance(search, dict):
@@ -707,37 +723,37 @@ def _first_round_margin_gap(rows: list[dict], model: Model, real_mean: float) ->
     return shown - real_mean
 
 
-MAX_OPEN_D = 40.0   # VP: the first round's own optimism is fitted within +-40 (the grid of _fit_open_2p)
+OPEN_P_GRID = np.arange(0.30, 0.70 + 1e-9, 0.0025)   # the first round's base share for the deciding seat
 
 
 def _fit_open_2p(rows: list[dict], model: Model) -> Model:
-    """With 2 players, the first round's weight and the deciding seat's optimism there (open_d) maximising
-    the winner's likelihood over the first round's rows: the shown share of the deciding seat is
-    f logistic((a - open_d) / sigma) + (1 - f) / 2, with a its lead in the model's locations without open_d
-    (the share of the iterations that ended the game at their exact rate, as everywhere); a grid of
-    open_d (0.25 VP) for every weight on a grid of 0.05, vectorised over the rows."""
-    base = replace(model, first_round=True, open_scale=1.0, open_d=0.0)
-    a, sig, won, wt, tw = [], [], [], [], []
+    """With 2 players, the first round's weight f and its base for the deciding seat: the share open_p by the
+    winner's likelihood over the first round's rows together with f (the shown share f p + (1 - f) open_p, p
+    the model's own share of the deciding seat; the share of the iterations that ended the game at their exact
+    rate, as everywhere), on grids (f 0.05, open_p 0.0025), vectorised over the rows; then the base's mean
+    margin open_m so that the rows' shown margins average their real final margins. open_d stays 0."""
+    base = replace(model, first_round=True, open_scale=1.0, open_d=0.0, open_p=0.5, open_m=0.0)
+    p, margins, won, wt, tw = [], [], [], [], []
     for r in rows:
         out = predict(r["mu"], r["decider"], r["h"], base, r.get("q"))
-        other = 1 - r["decider"]
-        a.append(out.vp[r["decider"]] - out.vp[other])
-        sig.append(out.sigma)
+        p.append(out.win)
+        margins.append(out.margin)
         won.append(1.0 if r["winner"] == r["decider"] else 0.0)
         wt.append(r.get("wt", 0.0))
         tw.append(r.get("tw", 0.0))
-    a, sig, won, wt, tw = (np.asarray(x, float) for x in (a, sig, won, wt, tw))
-    ds = np.arange(-MAX_OPEN_D, MAX_OPEN_D + 1e-9, 0.25)
-    p = 1.0 / (1.0 + np.exp(-(a[None, :] - ds[:, None]) / sig[None, :]))      # (open_d, row): the decider's share
-    best, best_ll = (1.0, 0.0), -math.inf
+    p, won, wt, tw = (np.asarray(x, float) for x in (p, won, wt, tw))
+    best, best_ll = (1.0, 0.5), -math.inf
     for f in np.linspace(OPEN_SCALE_MIN, 1.0, 20):
-        share = f * p + (1.0 - f) / 2.0
+        share = f * p[None, :] + (1.0 - f) * OPEN_P_GRID[:, None]           # (open_p, row)
         shown = np.where(won[None, :] > 0, share, 1.0 - share)
         ll = np.log(np.maximum(1e-12, wt * tw + (1.0 - wt) * shown)).sum(axis=1)
         i = int(np.argmax(ll))
         if ll[i] > best_ll:
-            best, best_ll = (round(float(f), 2), round(float(ds[i]), 2)), float(ll[i])
-    return replace(model, open_scale=best[0], open_d=best[1], open_sigma=0.0)
+            best, best_ll = (round(float(f), 2), round(float(OPEN_P_GRID[i]), 4)), float(ll[i])
+    f, open_p = best
+    real = float(np.mean([_real_margin(r) for r in rows]))
+    open_m = 0.0 if f >= 1.0 else (real - f * float(np.mean(margins))) / (1.0 - f)
+    return replace(model, open_scale=f, open_d=0.0, open_p=open_p, open_m=round(open_m, 3), open_sigma=0.0)
 
 
 def _fit_open_b(rows: list[dict], model: Model) -> float:
