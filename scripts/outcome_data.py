@@ -196,6 +196,9 @@ def opening_records(logs: list[str], players: int) -> list[dict]:
     out = []
     for seating in sorted({s for s, _, _ in games}):
         for _, log, r in (x for x in games if x[0] == seating):
+            if not 0 <= r["seed"] < 100_000:
+                raise ConcordiaError(f"deal {r['seed']} of {log}: opening records number deals 0 to 99,999 "
+                                     f"(opening_game_id)")
             g = Game.new(r["board"], players, r["seed"])
             row = dict(turn=g.state.turns, pick=0, position=g.to_json(), decider=g.decider,
                        h=round(outcome.horizon(g.state, g.state.cards_left), 4))
@@ -207,10 +210,10 @@ def opening_records(logs: list[str], players: int) -> list[dict]:
 
 
 def opening_game_id(board: str, seed: int, seating: int) -> int:
-    """The number of a self-play game's opening record: seating, board and deal. Its parity is the deal's
-    (scripts/outcome_fit.py cross-fits by the parity of the game), so both seatings of one deal, which start
-    from one position, fall in the same half."""
-    return seating * 1_000_000 + BOARDS.index(board) * 100_000 + seed % 100_000
+    """The number of a self-play game's opening record: seating, board and deal (0 to 99,999). Its parity is
+    the deal's (scripts/outcome_fit.py cross-fits by the parity of the game), so both seatings of one deal,
+    which start from one position, fall in the same half."""
+    return seating * 1_000_000 + BOARDS.index(board) * 100_000 + seed
 
 
 def main() -> None:

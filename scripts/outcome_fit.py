@@ -304,24 +304,23 @@ def measure(figs: list[dict]) -> dict:
     out["vp"] = dict(mean_shown=round(float(vp.mean()), 2), mean_final=round(float(fvp.mean()), 2),
                      mean_abs_error=round(float(np.abs(vp - fvp).mean()), 2))
     order = np.argsort(margin)
-    deciles = []
-    games = [f.get("game") for f in figs]
+    deciles, gaps = [], []
+    games = [f["game"] for f in figs]
     for part in np.array_split(order, 10):
         if len(part):
+            gaps.append(float(margin[part].mean() - fm[part].mean()))
             # the standard error of the decile's mean real margin: how far its gap can come from the sample,
             # with a game's positions as one draw (they share its final scores)
             se = clustered_se(fm[part], [games[i] for i in part]) if len(part) > 1 else float("nan")
             deciles.append(dict(n=len(part), games=len({games[i] for i in part}),
-                                first_round=sum(bool(figs[i].get("first_round")) for i in part),
-                                players={str(k): v for k, v in sorted(Counter(
-                                    games[i][0] for i in part if games[i] is not None).items())},
+                                first_round=sum(figs[i]["first_round"] for i in part),
+                                players={str(k): v for k, v in sorted(Counter(games[i][0] for i in part).items())},
                                 mean_shown=round(float(margin[part].mean()), 2),
                                 mean_final=round(float(fm[part].mean()), 2),
-                                gap=round(float(margin[part].mean() - fm[part].mean()), 2), final_se=round(se, 2)))
+                                gap=round(gaps[-1], 2), final_se=round(se, 2)))
     out["margin_deciles"] = deciles
     # from the unrounded gaps: the target (3 VP) is read on this figure
-    out["margin_worst_decile_gap"] = round(max(abs(float(margin[part].mean() - fm[part].mean()))
-                                               for part in np.array_split(order, 10) if len(part)), 3)
+    out["margin_worst_decile_gap"] = round(max(abs(g) for g in gaps), 3)
     out["margin_deciles_beyond_2se"] = sum(abs(x["gap"]) > 2 * x["final_se"] for x in deciles)
     out["margin_worst_decile_floor"] = round(worst_gap_floor([x["final_se"] for x in deciles], rng), 2)
     h = np.array([f["h"] for f in figs])

@@ -15,8 +15,9 @@ def _row(bot, spec, rating):
 
 def test_the_report_names_the_bots_played_and_its_own_command():
     setting = dict(title="4-player Imperium", games=8, blocks=2, players=4, planned_games=8, seed=8,
-                   folder="results/x/imperium-4p", fair_share=0.25, bots=[
-                       _row("ismcts-30ms", "ismcts:seconds=0.03,iterations=0", 600.0), _row("heuristic", "heuristic", 0.0)],
+                   folder="results/x/imperium-4p", fair_share=0.25,
+                   bots=[_row("ismcts-30ms", "ismcts:seconds=0.03,iterations=0", 600.0),
+                         _row("heuristic", "heuristic", 0.0)],
                    gain_per_doubling=dict(fit="least squares over ismcts-30ms", elo=10.0, ci=[-5.0, 20.0]), steps=[])
     text = ladder.markdown(dict(bootstrap=100, root="results/x", out="results/x", settings=[setting]))
     assert "2 bots in one tournament per setting: `ismcts-30ms` (`ismcts:seconds=0.03,iterations=0`), " \

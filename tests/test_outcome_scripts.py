@@ -140,6 +140,11 @@ def test_the_openings_of_self_play_are_searched_with_how_each_game_ended(tmp_pat
         assert row["turn"] == 0 and row["decider"] == 0 and row["h"] == 1.0
         assert row["position"] == Game.new("creta", 2, g["seed"]).to_json()
         assert list(row["searches"]) == ["0.01"]
+    # a deal past the numbering's range would share a number with another: refused in one line
+    big = tmp_path / "big.jsonl"
+    big.write_text(json.dumps(dict(games[0], seed=158000)) + "\n")
+    done = _outcome_data("--players", "2", "--openings-of", str(big), "--log", str(tmp_path / "b.jsonl"))
+    assert done.returncode == 2 and "0 to 99,999" in done.stderr and "Traceback" not in done.stderr
     # a log that is not of self-play, or of another player count, gives nothing to search: refused in one line
     done = _outcome_data("--players", "3", "--openings-of", str(log), "--log", str(tmp_path / "z.jsonl"))
     assert done.returncode == 2 and "no 3-player self-play games" in done.stderr and "Traceback" not in done.stderr

@@ -254,6 +254,7 @@ def meaning_changes(then: dict, now: dict) -> list[str]:
     then = dict(then)
     if then.get("kind") in ("ismcts", "flatmc"):
         for f in fields(SearchConfig):
+            # eval and c_puct_log are recorded as they resolved, never missing; seed is not recorded
             if f.name not in then and f.name in now and f.name not in ("seed", "eval", "c_puct_log"):
                 then[f.name] = outcome.recorded_knob(then, f.name)
     keys = sorted(set(then) | set(now))

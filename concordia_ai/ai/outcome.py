@@ -27,8 +27,9 @@ round the distribution is a mixture: with weight `open_scale` (in [0, 1]) the on
 same distribution with every seat at the mean location (no seat ahead). What the search sees of the seats
 after one turn each at most says little about who wins, and the data says so. Every figure is the
 mixture's, so they still agree: shares f p + (1 - f) / n, expected VP f v_i + (1 - f) mean(v), margin
-f m_i + (1 - f) (-sigma log(n - 1)). The first round also has a scale of its own, open_sigma (both parts):
-from there a game's final scores spread far wider than the sigma fitted over the later rounds puts them
+f m_i + (1 - f) (-sigma log(n - 1)) (with 2 players the base below in place of the even part). The first
+round also has a scale of its own, open_sigma (both parts): from there a game's final scores spread far wider
+than the sigma fitted over the later rounds puts them
 (with 3-4 players the first round's margins came out about 10 VP too close). With 3 players or more,
 `_fit_first_round` sets open_sigma so that the first round's shown margins average the real final ones, and
 open_scale by the winner's likelihood under it. With 2 players the margin v_1 - v_2 does not depend on
@@ -39,8 +40,9 @@ ahead (55-58 % on the four boards), but in self-play of the bot the hint stands 
 1,000 games (results/outcome/selfplay-2p-net/), and by no less on average (its mean final margin about 0): a
 share and a margin that one location cannot both give (open_d, an optimism on top of d, did, and moved the
 margin 2 VP with the share; files may still hold it). open_p and open_scale are fitted together by the
-winner's likelihood over the first round's rows, open_m so that their shown margins average the real ones. The first round also has a level of its own, open_b (VP, added to b,
-so it moves every seat's expected VP alike and neither a share nor the margin): the mean of its rows' real
+winner's likelihood over the first round's rows, open_m so that their shown margins average the real ones.
+The first round also has a level of its own, open_b (VP, added to b, so it moves every seat's expected VP
+alike and neither a share nor the margin): the mean of its rows' real
 final scores less the shown (`Model.for_position` marks a model as reading the first round). The mixture is a
 monotone map of the model's own figures, so it changes no order: the core's halving reads the model's own share
 (core_tuple, at the first round's scale there: every turn of one position is read in one stage), and the final
