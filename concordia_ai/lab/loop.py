@@ -235,12 +235,16 @@ class Generation:
         first: those of the K-1 before this one that recorded value data."""
         gens = []
         for m in range(max(1, self.n - self.s.value_window + 1), self.n):
-            data = Path(self.s.root) / f"gen-{m}" / "data"
-            if any(Path(policy_data.value_path(str(c))).exists() for c in data.glob("chunk-*.npz")):
+            if any(Path(v).exists() for v in self.value_files_of(m)):
                 gens.append(m)
             else:
                 self.log(f"gen {self.n}: generation {m} has no value data; the value model's window skips it")
         return gens
+
+    def value_files_of(self, m: int) -> list[str]:
+        """Generation m's chunks' value data files (chunk-K.value.npz beside each chunk-K.npz)."""
+        chunks = sorted((Path(self.s.root) / f"gen-{m}" / "data").glob("chunk-[0-9][0-9][0-9].npz"))
+        return [policy_data.value_path(str(c)) for c in chunks]
 
     def train_value(self, chunks: list[str]) -> None:
         merged = self.work / "value.npz"
@@ -266,8 +270,7 @@ class Generation:
             self.log(f"gen {self.n}: training the value model (a report and weights; not installed)")
             merge_value_files([policy_data.value_path(c) for c in chunks], merged)
             for m, out in zip(window, earlier):
-                merge_value_files([policy_data.value_path(str(c)) for c in
-                                   sorted((Path(self.s.root) / f"gen-{m}" / "data").glob("chunk-*.npz"))], out)
+                merge_value_files(self.value_files_of(m), out)
             run_script(cmd, self.dir / "value-training.log")
         full = safe_read.read_json(str(report))
         self.step("value", dict(command=shown(cmd), holdout={n: {k: v for k, v in r["holdout"].items()
