@@ -24,6 +24,8 @@ the core itself with clock() (CPU time). Configurations measured:
   minimax   minimax_mix=0.3: implicit minimax backups (the same evaluation, backed up max^n)
   rt4       rollout_turns=4 (the learning loop's cut-off), otherwise the defaults
   rt4_pol   rollout_turns=4, rollout="policy": the 4 turns' moves drawn from the learned prior
+--values A,B runs each compared configuration once with each value weight set (a directory of weights.npz
+and weights.json, or "shipped"), alternated in the same rounds: e.g. the two feature layouts of docs/value.md.
 The value model's forward pass (every seat of one state) and the policy's prior over every legal move are
 also timed on their own, at both positions. The policy rows need the shipped policy weights
 (concordia_ai/data/policy/); without them they are left out and the reason is printed.
@@ -102,23 +104,33 @@ def measure(game: Game, overrides: dict, iterations: int, reps: int, seed: int) 
                 seconds=statistics.median(r.seconds for r in rows), best=rows[0].best.text)
 
 
-def compare(game: Game, names: list[str], iterations: int, reps: int, seed: int) -> dict:
-    """The named configurations alternated search by search: round r runs one search of each (seed + r)."""
+def compare(game: Game, names: list[str], iterations: int, reps: int, seed: int,
+            value_sets: list[str] | None = None) -> dict:
+    """The named configurations alternated search by search: round r runs one search of each (seed + r).
+    With value_sets (value weight directories, or "shipped"), each configuration once with each set, the set
+    loaded before its search (outside the timed part), named CONFIG@SET."""
+    from concordia_ai.lab import value_weights
     from concordia_ai.ai.search import search_raw
-    rates: dict[str, list[float]] = {n: [] for n in names}
-    calls: dict[str, list[float]] = {n: [] for n in names}
+    runs = [(n, None) for n in names] if not value_sets else [(n, v) for n in names for v in value_sets]
+    label = {(n, v): n if v is None else f"{n}@{v}" for n, v in runs}
+    rates: dict[str, list[float]] = {label[k]: [] for k in runs}
+    calls: dict[str, list[float]] = {label[k]: [] for k in runs}
     for r in range(reps):
-        for name in names:
+        for name, v in runs:
+            if v is not None:
+                value.load(*value_weights.weight_files(None if v == "shipped" else v))
             raw = search_raw(game, SearchConfig(iterations=iterations, seed=seed + r, **CONFIGS[name]))
-            rates[name].append(raw["iterations"] / max(raw["seconds"], 1e-9))
-            calls[name].append(raw["prior_calls"] / max(1, raw["iterations"]))
-    first = statistics.median(rates[names[0]])
+            rates[label[name, v]].append(raw["iterations"] / max(raw["seconds"], 1e-9))
+            calls[label[name, v]].append(raw["prior_calls"] / max(1, raw["iterations"]))
+    if value_sets:
+        value.load()          # the shipped set again
+    first = statistics.median(rates[label[runs[0]]])
     out = {}
-    for name in names:
-        med = statistics.median(rates[name])
-        out[name] = dict(config=CONFIGS[name], iterations=iterations, iterations_per_sec=round(med),
-                         ratio_to_first=round(med / first, 3), rates=[round(x) for x in rates[name]],
-                         prior_calls_per_iteration=round(statistics.median(calls[name]), 3))
+    for name, v in runs:
+        med = statistics.median(rates[label[name, v]])
+        out[label[name, v]] = dict(config=CONFIGS[name], value=v, iterations=iterations, iterations_per_sec=round(med),
+                         ratio_to_first=round(med / first, 3), rates=[round(x) for x in rates[label[name, v]]],
+                         prior_calls_per_iteration=round(statistics.median(calls[label[name, v]]), 3))
     return out
 
 
@@ -140,6 +152,9 @@ def main() -> None:
                     help="budget of one large default search for the memory figure (0: skip)")
     ap.add_argument("--compare", default="",
                     help="comma-separated configurations to alternate at the opening (the rest is skipped)")
+    ap.add_argument("--values", default="",
+                    help="with --compare: comma-separated value weight directories (or 'shipped'), each "
+                         "configuration run with each (e.g. the two feature layouts)")
     args = ap.parse_args()
 
     budgets = {"default": args.iterations, "full": args.iterations_full, "greedy": args.iterations_greedy,
@@ -158,7 +173,8 @@ def main() -> None:
         out = dict(board=args.board, players=args.players, seed=args.seed, reps=args.reps, position="opening",
                    machine=machine(), date=time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()),
                    command="python3 scripts/bench_search.py " + " ".join(sys.argv[1:]),
-                   configs=compare(g, names, args.iterations, args.reps, args.seed * 1000))
+                   configs=compare(g, names, args.iterations, args.reps, args.seed * 1000,
+                                   [v.strip() for v in args.values.split(",") if v.strip()] or None))
         print(f"ISMCTS bench, alternated: {args.board}, {args.players} players, opening, median of {args.reps} "
               f"rounds, one core; load {out['machine']['loadavg']:.2f}")
         for name, m in out["configs"].items():
