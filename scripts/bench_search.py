@@ -22,6 +22,8 @@ the core itself with clock() (CPU time). Configurations measured:
   puct_pol  select="puct", policy=1.0: the learned prior, once per node (the default's selection)
   leaf_mix  leaf_mix=0.5: the leaf judged before its rollout too (one more evaluation an iteration)
   minimax   minimax_mix=0.3: implicit minimax backups (the same evaluation, backed up max^n)
+  rt4       rollout_turns=4 (the learning loop's cut-off), otherwise the defaults
+  rt4_pol   rollout_turns=4, rollout="policy": the 4 turns' moves drawn from the learned prior
 The value model's forward pass (every seat of one state) and the policy's prior over every legal move are
 also timed on their own, at both positions. The policy rows need the shipped policy weights
 (concordia_ai/data/policy/); without them they are left out and the reason is printed.
@@ -69,8 +71,10 @@ CONFIGS = {
     "puct_pol": dict(select="puct", policy=1.0),
     "leaf_mix": dict(leaf_mix=0.5),
     "minimax": dict(minimax_mix=0.3),
+    "rt4": dict(rollout_turns=4),
+    "rt4_pol": dict(rollout_turns=4, rollout="policy"),
 }
-POLICY_CONFIGS = ("default", "full", "greedy", "net", "net_r2", "policy", "policy_ro", "puct_pol", "leaf_mix",
+POLICY_CONFIGS = ("default", "full", "greedy", "net", "net_r2", "policy", "policy_ro", "puct_pol", "leaf_mix", "rt4", "rt4_pol",
                   "minimax")
 
 

@@ -46,6 +46,8 @@ HELP = dict(
     value_search_target="the value model's targets: the weight of the self-play searches' own estimates "
                         "beside the games' results, 0..1 (train_value.py --search-target)",
     value_gate="the candidate searches with the generation's value model too (else the shipped one)",
+    value_window="the value model trains on this generation's self-play and the K-1 generations' before it "
+                 "(their value data; held-out figures on this generation's games)",
     value_warm="train the value model on further from the incumbent's (best.json's value weights, else the "
                "shipped ones; train_value.py --init, lr 3e-4) instead of from random weights",
     candidate="knobs over the incumbent's for the candidate", gate_board="the gate's board",

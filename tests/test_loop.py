@@ -173,6 +173,32 @@ def test_a_warm_value_model_trains_on_from_the_incumbents(tmp_path, monkeypatch)
     assert init["source"] == "shipped"
 
 
+def test_a_value_window_trains_on_earlier_generations_and_holds_out_this_ones_games(tmp_path, monkeypatch):
+    fake_games(monkeypatch, lambda task: 0)          # rejected at fixed iterations: the next generation follows
+    loop.run_generation(tiny(tmp_path, value=True), log=lambda m: None)
+    loop.run_generation(tiny(tmp_path, value=True, value_window=3), log=lambda m: None)
+    root = tmp_path / "loop"
+    val1 = json.loads((root / "gen-1" / "generation.json").read_text())["steps"]["value"]
+    val2 = json.loads((root / "gen-2" / "generation.json").read_text())["steps"]["value"]
+    earlier = tmp_path / "work" / "gen-2" / "value-gen-1.npz"
+    # generation 0 does not exist: the window is generation 1 alone, its file first, this one's last
+    assert val2["window"] == [1] and val1["window"] == []
+    assert f"--data {earlier} {tmp_path / 'work' / 'gen-2' / 'value.npz'} " in val2["command"]
+    assert "--evaluate-on 1" in val2["command"] and "--evaluate-on" not in val1["command"]
+    # generation 1's merged file holds its own games' positions (the same as its own training read)
+    with np.load(earlier) as z, np.load(tmp_path / "work" / "gen-1" / "value.npz") as own:
+        assert np.array_equal(z["rows"], own["rows"]) and np.array_equal(z["pos_game"], own["pos_game"])
+    # held out: this generation's games only (each tiny generation's 10 games hold out game 0)
+    with np.load(tmp_path / "work" / "gen-2" / "value.npz") as z:
+        held = int((z["pos_game"] % 10 == 0).sum())
+    assert held > 0 and val2["holdout"]["2"]["positions"] == held
+    report = json.loads((root / "gen-2" / "value-training.json").read_text())["2"]
+    assert report["train_games"] == 18                # nine of each generation's ten games
+    page = (root / "gen-2" / "README.md").read_text()
+    assert ("train_value.py on the turn starts of the same games and of generation 1's self-play;" in page
+            and "Held-out games (id % 10 == 0, this generation's only)" in page)
+
+
 def test_a_value_gated_generation_gives_the_candidate_its_value_model_and_best_json_names_it(tmp_path,
                                                                                               monkeypatch):
     from concordia_ai.ai import value
@@ -222,6 +248,8 @@ def test_bad_settings_are_refused(tmp_path):
             loop.run_generation(tiny(tmp_path, **{flag: 0}))
     with pytest.raises(loop.LoopError, match="--value-search-target: 1.5 must be in 0..1"):
         loop.run_generation(tiny(tmp_path, value_search_target=1.5))
+    with pytest.raises(loop.LoopError, match="--value-window: 0: at least 1"):
+        loop.run_generation(tiny(tmp_path, value_window=0))
     with pytest.raises(loop.LoopError, match="--value-gate: the candidate's value model is trained by --value"):
         loop.run_generation(tiny(tmp_path, value_gate=True))          # tiny: value=False
     with pytest.raises(loop.LoopError, match="--candidate: search config: policy"):

@@ -12,7 +12,9 @@ outputs are there:
    scripts/train_value.py train on the same games (a report of the held-out losses, and its weights in
    ROOT/gen-N/value-weights, completed with the shipped networks of the player counts it has no games of;
    never installed), its targets mixed with the self-play searches' own estimates at weight
-   `value_search_target` (0: the games' results alone; the held-out figures are against the results).
+   `value_search_target` (0: the games' results alone; the held-out figures are against the results);
+   with `value_window` K > 1 also on the self-play of the K-1 generations before (ROOT/gen-M/data), its
+   held-out figures on this generation's games alone, so that they compare with a window of 1.
 3. the gate (lab.gate): the candidate (the incumbent's knobs, then `candidate`'s, with the new weights, and
    with `value_gate` the new value weights too; else the shipped value model) against the incumbent at fixed
    iterations, stopped by an SPRT; "worse" ends the generation there. Then at equal time (seconds per move):
@@ -78,6 +80,7 @@ class Settings:
     value_search_target: float = 0.0         # train_value.py --search-target: the search estimates' weight
     value_warm: bool = False                 # train on from the incumbent's value model (train_value.py --init)
     value_gate: bool = False                 # the candidate searches with the generation's value model too
+    value_window: int = 1                    # the value model's games: this generation's and the K-1 before it
     # the gate
     candidate: str = "select=puct,policy=1"  # knobs over the incumbent's for the candidate
     gate_board: str = "italia"
@@ -227,13 +230,34 @@ class Generation:
             self.train_value(chunks)
         self.commit("training")
 
+    def window(self) -> list[int]:
+        """The earlier generations whose self-play the value model also trains on (value_window), oldest
+        first: those of the K-1 before this one that recorded value data."""
+        gens = []
+        for m in range(max(1, self.n - self.s.value_window + 1), self.n):
+            if any(Path(v).exists() for v in self.value_files_of(m)):
+                gens.append(m)
+            else:
+                self.log(f"gen {self.n}: generation {m} has no value data; the value model's window skips it")
+        return gens
+
+    def value_files_of(self, m: int) -> list[str]:
+        """Generation m's chunks' value data files (chunk-K.value.npz beside each chunk-K.npz)."""
+        chunks = sorted((Path(self.s.root) / f"gen-{m}" / "data").glob("chunk-[0-9][0-9][0-9].npz"))
+        return [policy_data.value_path(str(c)) for c in chunks]
+
     def train_value(self, chunks: list[str]) -> None:
         merged = self.work / "value.npz"
         report = self.dir / "value-training.json"
+        window = self.window()
+        earlier = [self.work / f"value-gen-{m}.npz" for m in window]
         # --keep-others: the player counts without games take the shipped networks, so the set is complete
-        cmd = [sys.executable, str(REPO / "scripts" / "train_value.py"), "train", "--data", str(merged), "--seed",
+        cmd = [sys.executable, str(REPO / "scripts" / "train_value.py"), "train", "--data",
+               *map(str, earlier), str(merged), "--seed",
                str(self.s.seed), "--epochs", str(self.s.value_epochs), "--report", str(report),
                "--out", str(self.value_weights), "--keep-others"]
+        if window:    # the held-out figures on this generation's games (its file is the last)
+            cmd += ["--evaluate-on", str(len(earlier))]
         if self.s.value_search_target > 0:
             cmd += ["--search-target", str(self.s.value_search_target)]
         if self.s.value_warm:
@@ -245,12 +269,14 @@ class Generation:
         if not report.exists() or missing:
             self.log(f"gen {self.n}: training the value model (a report and weights; not installed)")
             merge_value_files([policy_data.value_path(c) for c in chunks], merged)
+            for m, out in zip(window, earlier):
+                merge_value_files(self.value_files_of(m), out)
             run_script(cmd, self.dir / "value-training.log")
         full = safe_read.read_json(str(report))
         self.step("value", dict(command=shown(cmd), holdout={n: {k: v for k, v in r["holdout"].items()
                                                                   if k != "reliability"}
                                                               for n, r in full.items()},
-                                search_target=self.s.value_search_target,
+                                search_target=self.s.value_search_target, window=window,
                                 # per player count: the training positions that took the search's estimate
                                 search_positions={n: [r.get("search_targets", {}).get("positions", 0),
                                                       r["train_positions"]] for n, r in full.items()},
@@ -381,6 +407,8 @@ def run_generation(s: Settings, log=print) -> dict:
         raise LoopError(f"--games: {s.games}: at least 10 (game ids 0 and 5 mod 10 are held out)")
     if not 0 <= s.value_search_target <= 1:
         raise LoopError(f"--value-search-target: {s.value_search_target} must be in 0..1")
+    if s.value_window < 1:
+        raise LoopError(f"--value-window: {s.value_window}: at least 1 (this generation's games)")
     if s.value_gate and not s.value:
         raise LoopError("--value-gate: the candidate's value model is trained by --value (off here)")
     for flag, n in (("--gate-games", s.gate_games), ("--gate-time-games", s.gate_time_games)):

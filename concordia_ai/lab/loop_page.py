@@ -116,9 +116,14 @@ def _value(val: dict | None, s: dict) -> list[str]:
     kept = "its weights in `value-weights/`" if val.get("weights") else "a report only"
     gated = ("the candidate searches with it in the gate (--value-gate)" if s.get("value_gate")
              else "the gate does not measure it")
-    out = [f"The value model (scripts/train_value.py on the same games' turn starts; {kept}, never installed: "
+    window = val.get("window") or []
+    games = ("the same games' turn starts" if not window else
+             "the turn starts of the same games and of generation" + ("s " if len(window) > 1 else " ")
+             + ", ".join(map(str, window)) + "'s self-play")
+    held = "Held-out games (id % 10 == 0" + (", this generation's only" if window else "") + ")"
+    out = [f"The value model (scripts/train_value.py on {games}; {kept}, never installed: "
            f"{gated}). " + _value_targets(val) +
-           " Held-out games (id % 10 == 0), against the games' results:", "",
+           f" {held}, against the games' results:", "",
            "| players | positions | log loss | uniform | Brier | ECE | VP MAE |", "|---|---|---|---|---|---|---|"]
     for n, h in val["holdout"].items():
         if not h["positions"]:
