@@ -2,7 +2,9 @@
 # probability of winning and expected final VP (included into core.pyx; the search calls `value_eval`).
 #
 # Shape (one weight set per player count, trained by scripts/train_value.py):
-#   x_p   = features of seat p (value_features below; the same layout for every seat)
+#   x_p   = features of seat p (value_features below; the same layout for every seat): the first VF_V1 of
+#           them (the first layout), or all VF_N (the second adds what the seat's economy and the display
+#           offer it); each weight set says which, so sets of the first layout play as they always did
 #   h_p   = tanh(W1 x_p + b1)                      hidden units shared by both heads (fast_tanh)
 #   s_p   = w_win . h_p                            a seat's strength;  P(p wins) = softmax_p(s)
 #   VP_p  = vp_scale * (w_vp . h_p + b_vp)          expected final VP
@@ -12,12 +14,14 @@
 from libc.math cimport expf
 
 cdef enum:
-    VF_N = 60           # features per seat
+    VF_V1 = 60          # features per seat of the first layout
+    VF_N = 71           # features per seat of the second (the first's, then 60-70)
     VH_MAX = 64         # hidden units at most
 
 ctypedef struct ValueNet:
     int32_t ready
     int32_t hidden
+    int32_t n_in                 # the features it reads: VF_V1 or VF_N
     float w1t[VF_N][VH_MAX]      # W1 transposed: the inner loop runs over hidden units and vectorises
     float b1[VH_MAX]
     float w_win[VH_MAX]
@@ -28,6 +32,7 @@ ctypedef struct ValueNet:
 cdef ValueNet g_value[MAX_P + 1]      # indexed by player count (2..5)
 
 VALUE_FEATURES = VF_N
+VALUE_FEATURE_LAYOUTS = (VF_V1, VF_N)    # the feature counts a weight set may have
 VALUE_HIDDEN_MAX = VH_MAX
 
 
@@ -48,8 +53,9 @@ cdef inline float fclip(float x, float lo, float hi) noexcept nogil:
     return lo if x < lo else (hi if x > hi else x)
 
 
-cdef void value_features(const State* s, const int32_t* sc, int p, float* x) noexcept nogil:
-    """Seat p's features. `sc` is score_all(s). Scales keep every feature near 0..1."""
+cdef void value_features(const State* s, const int32_t* sc, int p, float* x, int n_in) noexcept nogil:
+    """Seat p's first n_in features (VF_V1 or VF_N). `sc` is score_all(s). Scales keep every feature near
+    0..1."""
     cdef const Board* b = &g_boards[s.board_id]
     cdef const Player* pl = &s.pl[p]
     cdef int n = s.n_players, q, k, g, i, cnt, hand_n = 0, disc_n = 0, provinces = 0, max_h = 0, all_h = 0
@@ -124,6 +130,89 @@ cdef void value_features(const State* s, const int32_t* sc, int p, float* x) noe
     x[57] = (wealth_p - wealth_others / (n - 1)) / 20.0
     x[58] = (<float>pl.n_houses - best_houses) / 5.0
     x[59] = <float>n / 5.0
+    if n_in > VF_V1:
+        economy_features(s, p, wealth_p, provinces, x)
+
+
+cdef inline int card_worth(const Player* pl, int kind, const int* per_card) noexcept nogil:
+    """The VP one more card of this kind would add to the seat's final score as things stand."""
+    if g_rules.kind_good[kind] >= 0:      # a specialist: Minerva pays per house of its good
+        return g_rules.kind_minerva[kind] * pl.houses_by_good[g_rules.kind_good[kind]]
+    return per_card[g_rules.kind_god[kind]]
+
+
+cdef void economy_features(const State* s, int p, float wealth_p, int provinces, float* x) noexcept nogil:
+    """The second layout's features 60-70 of seat p: what a Prefect would produce for it, what a card of
+    each god is worth to it now, and what the display offers it (public information only: the display and the
+    markers, never the stack)."""
+    cdef const Board* b = &g_boards[s.board_id]
+    cdef const Player* pl = &s.pl[p]
+    cdef int c, i, g, k, kinds = 0, v = variant(s), best = 0, best_paid = 0, w, paid, cash = 0
+    cdef int prod[MAX_PROV]
+    cdef int per_card[6]
+    cdef int8_t need[NGOODS]
+    cdef float prod_best = 0.0, prod_all = 0.0
+    # production: each seat's houses produce in a province whose marker shows its good side
+    memset(prod, 0, sizeof(prod))
+    for c in range(b.n_cities):
+        i = b.city_province[c]
+        if i >= 0 and (pl.houses >> c & 1):
+            prod[i] += g_rules.price[s.city_good[c]]
+    for i in range(b.n_provinces):
+        if s.marker_coin[i]:
+            if s.marker_good[i] >= 0:
+                cash += g_rules.marker_coins[s.marker_good[i]]
+        elif s.marker_good[i] >= 0:
+            prod_all += prod[i]
+            w = prod[i] + g_rules.price[s.marker_good[i]]     # the Prefect's own bonus good too
+            if w > prod_best:
+                prod_best = w
+    x[60] = prod_best / 20.0
+    x[61] = prod_all / 40.0
+    x[62] = <float>cash / 20.0
+    # one more card of each god, worth (score_all's multipliers)
+    for g in range(NGOODS):
+        if pl.houses_by_good[g] > 0:
+            kinds += 1
+    per_card[G_VESTA] = <int>wealth_p // 10
+    per_card[G_JUPITER] = pl.n_houses - pl.houses_by_good[BRICK]
+    per_card[G_SATURNUS] = provinces
+    per_card[G_MERCURIUS] = 2 * kinds
+    per_card[G_MARS] = 2 * on_board(pl)
+    per_card[G_MINERVA] = 0
+    for k in range(g_rules.n_kinds):
+        if g_rules.kind_good[k] >= 0:
+            per_card[G_MINERVA] = imax(per_card[G_MINERVA], card_worth(pl, k, per_card))
+    x[63] = <float>per_card[G_VESTA] / 10.0
+    x[64] = <float>per_card[G_JUPITER] / 15.0
+    x[65] = <float>per_card[G_SATURNUS] / 12.0
+    x[66] = <float>per_card[G_MERCURIUS] / 10.0
+    x[67] = <float>per_card[G_MARS] / 24.0
+    x[68] = <float>per_card[G_MINERVA] / 15.0
+    # the display: its best card for this seat, and the best it could pay for now as a Senator
+    for i in range(DISPLAY):
+        c = s.display[i]
+        if c < 0:
+            continue
+        w = card_worth(pl, g_rules.card_kind[c], per_card)
+        best = imax(best, w)
+        if w <= best_paid:
+            continue
+        for g in range(NGOODS):
+            need[g] = g_rules.card_cost[c][g] + g_rules.surcharge[v][i][g]
+        paid = 0
+        if g_rules.surcharge_any[v][i]:
+            for g in range(NGOODS):
+                need[g] += 1
+                if can_pay(pl, need):
+                    paid = 1
+                need[g] -= 1
+        else:
+            paid = can_pay(pl, need)
+        if paid:
+            best_paid = w
+    x[69] = <float>best / 15.0
+    x[70] = <float>best_paid / 15.0
 
 
 cdef int value_eval(const State* s, float* winp, float* vp) noexcept nogil:
@@ -143,10 +232,10 @@ cdef int value_eval(const State* s, float* winp, float* vp) noexcept nogil:
     hidden = net.hidden
     score_all(s, sc)
     for p in range(n):
-        value_features(s, sc, p, x)
+        value_features(s, sc, p, x, net.n_in)
         for j in range(hidden):
             h[j] = net.b1[j]
-        for i in range(VF_N):
+        for i in range(net.n_in):
             xi = x[i]
             if xi == 0.0:          # many features are counts or one-hot flags that are zero
                 continue
@@ -182,12 +271,13 @@ def value_features_of(CoreState st not None):
     cdef float[:, ::1] view = out
     score_all(&st.s, sc)
     for p in range(st.s.n_players):
-        value_features(&st.s, sc, p, &view[p, 0])
+        value_features(&st.s, sc, p, &view[p, 0], VF_N)
     return out
 
 
 def value_set_weights(int n_players, w1, b1, w_win, w_vp, float b_vp, float vp_scale):
-    """Load one player count's weights into the core (shapes: w1 (H, VALUE_FEATURES), b1/w_win/w_vp (H,))."""
+    """Load one player count's weights into the core (shapes: w1 (H, F) with F one of
+    VALUE_FEATURE_LAYOUTS, b1/w_win/w_vp (H,))."""
     import numpy as np
     if not 2 <= n_players <= MAX_P:
         raise ValueError(f"value weights: player count {n_players} is not 2..{MAX_P}")
@@ -195,9 +285,9 @@ def value_set_weights(int n_players, w1, b1, w_win, w_vp, float b_vp, float vp_s
     vb = np.ascontiguousarray(b1, dtype=np.float32)
     vw = np.ascontiguousarray(w_win, dtype=np.float32)
     vv = np.ascontiguousarray(w_vp, dtype=np.float32)
-    if a1.ndim != 2 or a1.shape[1] != VF_N or not 1 <= a1.shape[0] <= VH_MAX:
-        raise ValueError(f"value weights: w1 has shape {a1.shape}, expected (1..{VH_MAX}, {VF_N})")
-    cdef int hidden = a1.shape[0], j, i
+    if a1.ndim != 2 or a1.shape[1] not in (VF_V1, VF_N) or not 1 <= a1.shape[0] <= VH_MAX:
+        raise ValueError(f"value weights: w1 has shape {a1.shape}, expected (1..{VH_MAX}, {VF_V1} or {VF_N})")
+    cdef int hidden = a1.shape[0], n_in = a1.shape[1], j, i
     for name, v in (("b1", vb), ("w_win", vw), ("w_vp", vv)):
         if v.shape != (hidden,):
             raise ValueError(f"value weights: {name} has shape {v.shape}, expected ({hidden},)")
@@ -209,8 +299,9 @@ def value_set_weights(int n_players, w1, b1, w_win, w_vp, float b_vp, float vp_s
     cdef ValueNet* net = &g_value[n_players]
     net.ready = 0
     net.hidden = hidden
+    net.n_in = n_in
     for j in range(hidden):
-        for i in range(VF_N):
+        for i in range(n_in):
             net.w1t[i][j] = m1[j, i]
         net.b1[j] = mb[j]
         net.w_win[j] = mw[j]

@@ -80,8 +80,13 @@ def load_data(paths: list[str]) -> dict[int, dict[str, np.ndarray]]:
     out: dict[int, dict[str, list]] = {n: dict(x=[], winner=[], final=[], game=[], turn=[], board=[], file=[],
                                                search_win=[], search_vp=[], search_iters=[])
                                        for n in value.PLAYER_COUNTS}
+    width = None
     for k, path in enumerate(paths):
         z = np.load(path)
+        if width is not None and z["rows"].shape[1] != width:
+            refuse(f"error: --data: {path} has {z['rows'].shape[1]} features a seat, {paths[0]} has {width}; "
+                   f"valid: files of one feature layout (made by one core)")
+        width = z["rows"].shape[1]
         est = selfplay.search_targets(z)
         first, players = z["pos_first"], z["pos_players"]
         for n in value.PLAYER_COUNTS:
@@ -300,10 +305,16 @@ def initial_sets(args, features: dict[int, int]) -> dict | None:
         sets = value.read_weights(*value_weights.weight_files(None if args.init == "shipped" else args.init))
     except ConcordiaError as e:
         refuse(f"error: --init: {e}")
+    width = max(features.values(), default=0)       # load_data: every file of one layout
     for n, w in sets.items():
-        if n in features and w["w1"].shape[1] != features[n]:
+        if w["w1"].shape[1] < width:
+            # a set of the first layout on data of the second: the new features start at weight 0, so the
+            # warm start begins as exactly the set it starts from
+            w["w1"] = np.concatenate([w["w1"], np.zeros((w["w1"].shape[0], width - w["w1"].shape[1]),
+                                                        w["w1"].dtype)], axis=1)
+        elif n in features and w["w1"].shape[1] != width:
             refuse(f"error: --init: its {n}-player network reads {w['w1'].shape[1]} features; the data "
-                   f"has {features[n]}")
+                   f"has {width}")
         if w["w1"].shape[0] != args.hidden or abs(float(w["vp_scale"]) - args.vp_scale) > 1e-6:
             refuse(f"error: --init: its {n}-player network has {w['w1'].shape[0]} hidden units and VP "
                    f"scale {float(w['vp_scale']):g}; valid: --hidden and --vp-scale equal to them")
@@ -376,7 +387,7 @@ def metadata(args, report: dict, sets: dict, kept: dict, sha256: str) -> dict:
         sources.append(dict(file=str(path), sha256=hashlib.sha256(Path(path).read_bytes()).hexdigest(),
                             bot=info.get("bot"), games=info.get("games_kept"), seed=info.get("seed"),
                             command=info.get("command")))
-    return dict(format=value.FORMAT, features=core.VALUE_FEATURES, hidden=args.hidden,
+    return dict(format=value.FORMAT, features=max(w["w1"].shape[1] for w in sets.values()), hidden=args.hidden,
                 sha256=sha256, player_counts=sorted({*sets, *map(int, kept)}),
                 kept_from_before=kept,
                 command="python3 scripts/train_value.py " + " ".join(sys.argv[1:]),

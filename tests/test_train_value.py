@@ -287,3 +287,32 @@ def test_init_records_what_it_started_from_and_refuses_a_set_of_another_shape(tm
     err = capsys.readouterr().err.strip().splitlines()
     assert e.value.code == 2 and len(err) == 1 and "--init" in err[0] and "32 hidden units" in err[0]
     assert not (tmp_path / "no").exists()
+
+
+def test_a_first_layout_set_warm_starts_on_second_layout_data_as_exactly_itself(tmp_path, monkeypatch, capsys):
+    """The shipped set reads 60 features; data of the second layout has 71. --init pads the new features with
+    zero weights, so zero epochs give back the shipped network's predictions; the set written reads 71."""
+    shipped_copy(tmp_path, monkeypatch)
+    assert value.metadata()["features"] == 60
+    data = save(tmp_path / "d.npz", selfplay.arrays(records(30, search=False, features=core.VALUE_FEATURES)))
+    out = tmp_path / "warm"
+    run_main(monkeypatch, capsys, "train", "--data", data, "--epochs", "0", "--init", "shipped", "--shared", "3",
+             "4", "5", "--out", str(out), "--keep-others")
+    sets = value.read_weights(out / "weights.npz", out / "weights.json")
+    assert sets[3]["w1"].shape == (32, core.VALUE_FEATURES) and sets[2]["w1"].shape == (32, 60)    # 2: kept
+    assert json.loads((out / "weights.json").read_text())["features"] == core.VALUE_FEATURES
+    x = train_value.load_data([data])[3]["x"]
+    p_old, vp_old = value.forward_numpy(value.read_weights()[3], x)
+    p_new, vp_new = value.forward_numpy(sets[3], x)
+    assert np.allclose(p_old, p_new, atol=1e-5) and np.allclose(vp_old, vp_new, atol=1e-3)
+
+
+def test_data_files_of_two_feature_layouts_are_refused_in_one_line(tmp_path, monkeypatch, capsys):
+    new = save(tmp_path / "new.npz", selfplay.arrays(records(10, search=False, features=core.VALUE_FEATURES)))
+    old = save(tmp_path / "old.npz", selfplay.arrays(records(10, search=False, features=60)))
+    monkeypatch.setattr(sys, "argv", ["train_value.py", "train", "--data", new, old, "--out", str(tmp_path / "no")])
+    with pytest.raises(SystemExit) as e:
+        train_value.main()
+    err = capsys.readouterr().err.strip().splitlines()
+    assert e.value.code == 2 and len(err) == 1 and "has 60 features a seat" in err[0] and "has 71" in err[0]
+    assert not (tmp_path / "no").exists()

@@ -3,7 +3,8 @@
 The forward pass that the search uses runs in the core (cext/value.pxi); this module only moves weights
 into it. The weights are package data (`data/value/weights.npz`) with a metadata file beside it
 (`weights.json`: the format, the feature count, a SHA-256 of the weights, and the command, bots and game
-counts that produced them). `scripts/train_value.py` regenerates both from a seed.
+counts that produced them). A weight set reads the first 60 features of a seat (the first layout) or all of
+them (core.VALUE_FEATURES; docs/value.md), as its metadata says. `scripts/train_value.py` regenerates both from a seed.
 
     >>> from concordia_ai.ai import value
     >>> value.ensure_loaded()            # idempotent; SearchConfig.core_dict calls it for eval=net
@@ -51,16 +52,19 @@ def read_weights(weights: Path = WEIGHTS, meta: Path = META) -> dict[int, dict[s
         raise ValueWeightsError(f"value weights: cannot read {meta}: {e}") from None
     if not isinstance(info, dict) or info.get("format") != FORMAT:
         raise ValueWeightsError(f"value weights: {meta} is not a {FORMAT} metadata file")
-    if info.get("features") != core.VALUE_FEATURES:
-        raise ValueWeightsError(f"value weights: {meta} was made for {info.get('features')} features; this "
-                                f"core computes {core.VALUE_FEATURES} (retrain with scripts/train_value.py)")
+    features = info.get("features")     # the widest set's; a set kept from before may read the first layout
+    if features not in core.VALUE_FEATURE_LAYOUTS:
+        raise ValueWeightsError(f"value weights: {meta} was made for {features} features; this core reads "
+                                f"{' or '.join(map(str, core.VALUE_FEATURE_LAYOUTS))} (retrain with "
+                                f"scripts/train_value.py)")
     sets = weights_file.read_sets(weights, meta, info, PLAYER_COUNTS, ARRAYS, ValueWeightsError, "value weights",
                                   "scripts/train_value.py")
     for n in PLAYER_COUNTS:
         w1 = sets[n]["w1"]
-        if w1.ndim != 2 or w1.shape[1] != core.VALUE_FEATURES or not 1 <= w1.shape[0] <= core.VALUE_HIDDEN_MAX:
+        widths = [f for f in core.VALUE_FEATURE_LAYOUTS if f <= features]
+        if (w1.ndim != 2 or w1.shape[1] not in widths or not 1 <= w1.shape[0] <= core.VALUE_HIDDEN_MAX):
             raise ValueWeightsError(f"value weights: p{n}_w1 has shape {w1.shape}; expected (H, "
-                                    f"{core.VALUE_FEATURES}) with H at most {core.VALUE_HIDDEN_MAX}")
+                                    f"{' or '.join(map(str, widths))}) with H at most {core.VALUE_HIDDEN_MAX}")
         for k in ("b1", "w_win", "w_vp"):
             if sets[n][k].shape != (w1.shape[0],):
                 raise ValueWeightsError(f"value weights: p{n}_{k} has shape {sets[n][k].shape}; expected "
@@ -104,7 +108,9 @@ def predict(state) -> tuple[list[float], list[float]]:
 
 
 def forward_numpy(w: dict[str, np.ndarray], x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """The reference forward pass: x (..., seats, features) -> (P(win) per seat, expected VP per seat)."""
+    """The reference forward pass: x (..., seats, features) -> (P(win) per seat, expected VP per seat). A set
+    of the first layout reads the first 60 of x's features, as the core does."""
+    x = x[..., :w["w1"].shape[1]]
     h = fast_tanh(x @ w["w1"].T + w["b1"])
     s = h @ w["w_win"]
     s = s - s.max(axis=-1, keepdims=True)
