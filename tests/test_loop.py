@@ -197,6 +197,15 @@ def test_a_value_window_trains_on_earlier_generations_and_holds_out_this_ones_ga
     page = (root / "gen-2" / "README.md").read_text()
     assert ("train_value.py on the turn starts of the same games and of generation 1's self-play;" in page
             and "Held-out games (id % 10 == 0, this generation's only)" in page)
+    # a generation made by a core of the first feature layout (60 columns) is skipped with a line in the log
+    for chunk in sorted((root / "gen-1" / "data").glob("chunk-[0-9][0-9][0-9].value.npz")):
+        z = dict(np.load(chunk))
+        z["rows"] = np.ascontiguousarray(z["rows"][:, :60])
+        np.savez(chunk, **z)
+    lines = []
+    g3 = loop.Generation(tiny(tmp_path, value=True, value_window=3), log=lines.append)
+    assert g3.n == 3 and g3.window() == [2]
+    assert any("generation 1's value data has 60 features a seat" in line for line in lines)
 
 
 def test_a_value_gated_generation_gives_the_candidate_its_value_model_and_best_json_names_it(tmp_path,

@@ -233,12 +233,21 @@ class Generation:
     def window(self) -> list[int]:
         """The earlier generations whose self-play the value model also trains on (value_window), oldest
         first: those of the K-1 before this one that recorded value data."""
+        import numpy as np
+        from .. import core
         gens = []
         for m in range(max(1, self.n - self.s.value_window + 1), self.n):
-            if any(Path(v).exists() for v in self.value_files_of(m)):
-                gens.append(m)
-            else:
+            files = [v for v in self.value_files_of(m) if Path(v).exists()]
+            if not files:
                 self.log(f"gen {self.n}: generation {m} has no value data; the value model's window skips it")
+                continue
+            with np.load(files[0]) as z:
+                width = z["rows"].shape[1]
+            if width != core.VALUE_FEATURES:     # made by a core of another feature layout (docs/value.md)
+                self.log(f"gen {self.n}: generation {m}'s value data has {width} features a seat, this core "
+                         f"{core.VALUE_FEATURES}; the value model's window skips it")
+                continue
+            gens.append(m)
         return gens
 
     def value_files_of(self, m: int) -> list[str]:
