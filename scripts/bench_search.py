@@ -57,6 +57,8 @@ from concordia_ai.ai import policy, value  # noqa: E402
 from concordia_ai.ai.bots import make_bot, play_game  # noqa: E402
 from concordia_ai.engine.game import Game  # noqa: E402
 from concordia_ai.ai.search import SearchConfig, search  # noqa: E402
+from concordia_ai.engine.errors import ConcordiaError  # noqa: E402
+from concordia_ai.lab import value_weights  # noqa: E402
 
 CONFIGS = {
     "default": dict(),
@@ -76,8 +78,8 @@ CONFIGS = {
     "rt4": dict(rollout_turns=4),
     "rt4_pol": dict(rollout_turns=4, rollout="policy"),
 }
-POLICY_CONFIGS = ("default", "full", "greedy", "net", "net_r2", "policy", "policy_ro", "puct_pol", "leaf_mix", "rt4", "rt4_pol",
-                  "minimax")
+POLICY_CONFIGS = ("default", "full", "greedy", "net", "net_r2", "policy", "policy_ro", "puct_pol", "leaf_mix",
+                  "minimax", "rt4", "rt4_pol")
 
 
 def mid_game(board: str, players: int, seed: int, turn: int) -> Game:
@@ -109,7 +111,6 @@ def compare(game: Game, names: list[str], iterations: int, reps: int, seed: int,
     """The named configurations alternated search by search: round r runs one search of each (seed + r).
     With value_sets (value weight directories, or "shipped"), each configuration once with each set, the set
     loaded before its search (outside the timed part), named CONFIG@SET."""
-    from concordia_ai.lab import value_weights
     from concordia_ai.ai.search import search_raw
     runs = [(n, None) for n in names] if not value_sets else [(n, v) for n in names for v in value_sets]
     label = {(n, v): n if v is None else f"{n}@{v}" for n, v in runs}
@@ -146,7 +147,7 @@ def main() -> None:
     ap.add_argument("--reps", type=int, default=5)
     ap.add_argument("--iterations", type=int, default=50000, help="budget of a truncated-rollout search")
     ap.add_argument("--iterations-full", type=int, default=5000, help="budget of a full-rollout search")
-    ap.add_argument("--iterations-greedy", type=int, default=10000, help="budget of a greedy-rollout search")
+    ap.add_argument("--iterations-greedy", type=int, default=10000, help="budget of a greedy- or policy-rollout search")
     ap.add_argument("--mid-turn", type=int, default=40, help="turn number of the mid-game position")
     ap.add_argument("--memory-iterations", type=int, default=200000,
                     help="budget of one large default search for the memory figure (0: skip)")
@@ -157,24 +158,33 @@ def main() -> None:
                          "configuration run with each (e.g. the two feature layouts)")
     args = ap.parse_args()
 
-    budgets = {"default": args.iterations, "full": args.iterations_full, "greedy": args.iterations_greedy,
-               "net": args.iterations, "net_r2": args.iterations, "hand": args.iterations,
-               "policy": args.iterations, "policy_ro": args.iterations_greedy, "puct": args.iterations,
-               "puct_heur": args.iterations, "puct_pol": args.iterations}
+    # the slow rollouts get their smaller budgets; every other configuration the truncated-rollout one
+    budgets = {"full": args.iterations_full, "greedy": args.iterations_greedy, "policy_ro": args.iterations_greedy,
+               "rt4_pol": args.iterations_greedy}
     value.ensure_loaded()
+    if args.values and not args.compare:
+        ap.exit(2, "error: --values: only with --compare (the configurations to run with each set)\n")
     if args.compare:
         names = [n.strip() for n in args.compare.split(",") if n.strip()]
         unknown = [n for n in names if n not in CONFIGS]
         if unknown or not names:
-            raise SystemExit(f"--compare: unknown {', '.join(unknown) or 'nothing'}; valid: {', '.join(CONFIGS)}")
+            ap.exit(2, f"error: --compare: unknown {', '.join(unknown) or 'nothing'}; valid: {', '.join(CONFIGS)}\n")
+        sets = [v.strip() for v in args.values.split(",") if v.strip()]
+        for flag, given in (("--compare", names), ("--values", sets)):
+            if len(set(given)) < len(given):     # each run is named by them: a repeat would pool two runs
+                ap.exit(2, f"error: {flag}: {', '.join(given)} names one twice; valid: each at most once\n")
+        for v in sets:                           # a damaged or missing set: one line here, not a traceback later
+            try:
+                value.read_weights(*value_weights.weight_files(None if v == "shipped" else v))
+            except ConcordiaError as e:
+                ap.exit(2, f"error: --values: {v}: {e}\n")
         if any(n in POLICY_CONFIGS for n in names):
             policy.require(args.players)
         g = Game.new(args.board, args.players, args.seed)
         out = dict(board=args.board, players=args.players, seed=args.seed, reps=args.reps, position="opening",
                    machine=machine(), date=time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()),
                    command="python3 scripts/bench_search.py " + " ".join(sys.argv[1:]),
-                   configs=compare(g, names, args.iterations, args.reps, args.seed * 1000,
-                                   [v.strip() for v in args.values.split(",") if v.strip()] or None))
+                   configs=compare(g, names, args.iterations, args.reps, args.seed * 1000, sets or None))
         print(f"ISMCTS bench, alternated: {args.board}, {args.players} players, opening, median of {args.reps} "
               f"rounds, one core; load {out['machine']['loadavg']:.2f}")
         for name, m in out["configs"].items():
@@ -199,7 +209,7 @@ def main() -> None:
         print(f"-- {pname}: turn {g.to_json()['turn']['number']}, phase {g.phase}, "
               f"{len(g.legal_moves())} legal moves")
         for cname, ov in configs.items():
-            m = measure(g, ov, budgets[cname], args.reps, args.seed * 1000)
+            m = measure(g, ov, budgets.get(cname, args.iterations), args.reps, args.seed * 1000)
             out["positions"][pname][cname] = m
             print(f"   {cname:8s} {m['iterations_per_sec']:>10,.0f} it/s  ({m['us_per_iteration']:.1f} us/it, "
                   f"{m['iterations']} iterations, {m['nodes']:,} nodes, {m['bytes'] / 1e6:.2f} MB of nodes, "

@@ -4,7 +4,8 @@ The forward pass that the search uses runs in the core (cext/value.pxi); this mo
 into it. The weights are package data (`data/value/weights.npz`) with a metadata file beside it
 (`weights.json`: the format, the feature count, a SHA-256 of the weights, and the command, bots and game
 counts that produced them). A weight set reads the first 60 features of a seat (the first layout) or all of
-them (core.VALUE_FEATURES; docs/value.md), as its metadata says. `scripts/train_value.py` regenerates both from a seed.
+them (core.VALUE_FEATURES; docs/value.md), as its shape says. `scripts/train_value.py` regenerates both from a
+seed.
 
     >>> from concordia_ai.ai import value
     >>> value.ensure_loaded()            # idempotent; SearchConfig.core_dict calls it for eval=net
@@ -59,10 +60,10 @@ def read_weights(weights: Path = WEIGHTS, meta: Path = META) -> dict[int, dict[s
                                 f"scripts/train_value.py)")
     sets = weights_file.read_sets(weights, meta, info, PLAYER_COUNTS, ARRAYS, ValueWeightsError, "value weights",
                                   "scripts/train_value.py")
+    widths = [f for f in core.VALUE_FEATURE_LAYOUTS if f <= features]
     for n in PLAYER_COUNTS:
         w1 = sets[n]["w1"]
-        widths = [f for f in core.VALUE_FEATURE_LAYOUTS if f <= features]
-        if (w1.ndim != 2 or w1.shape[1] not in widths or not 1 <= w1.shape[0] <= core.VALUE_HIDDEN_MAX):
+        if w1.ndim != 2 or w1.shape[1] not in widths or not 1 <= w1.shape[0] <= core.VALUE_HIDDEN_MAX:
             raise ValueWeightsError(f"value weights: p{n}_w1 has shape {w1.shape}; expected (H, "
                                     f"{' or '.join(map(str, widths))}) with H at most {core.VALUE_HIDDEN_MAX}")
         for k in ("b1", "w_win", "w_vp"):
