@@ -136,6 +136,24 @@ cdef int ismcts(const State* root, const SearchConfig* cfg, Tree* t, int32_t* do
                 depth += 1
                 continue
             p = st.decider
+            if cfg.opponents == OPP_OMA and p != rootp:
+                # opponent move abstraction (Baier and Kaisers 2020): the seat chooses by PUCT over its own
+                # statistics at this node, and whatever it chose, the descent goes on from one shared node,
+                # so the searching seat's next decisions gather every iteration instead of splitting them
+                # over the others' moves (open loop: availability counts sort out what is legal)
+                forcing = 0
+                ch = puct_child(t, node, &st, acts, n, cfg, &r, &ls, -1, 0)
+                if ch < 0:
+                    break      # a leaf (rolled out from here) or the tree is full (t.failed)
+                apply_action(&st, t.nodes[ch].action)
+                path[depth] = ch
+                depth += 1
+                node = oma_next(t, node)
+                if node < 0:
+                    break          # the tree is full (t.failed): this iteration ends on the move
+                path[depth] = node
+                depth += 1
+                continue
             if cfg.opponents != OPP_TREE and p != rootp:
                 # another seat moves outside the tree (SearchConfig.opponents): the searching seat's next
                 # decision stays a child of its last one, whatever the others did (availability counts sort

@@ -54,7 +54,14 @@ cdef int puct_expand(Tree* t, int node, State* st, const int32_t* acts, int n, i
     cdef float prob[MAX_ACTIONS]
     cdef int i, j, first = t.n, ch
     cdef int32_t a
-    t.prior_calls += node_prior(st, acts, n, cfg, prob)
+    if cfg.opponents == OPP_OMA and t.nodes[node].child >= 0:
+        # a move this sample makes legal at a node whose children exist (open loop under opponents = oma, where
+        # a node's state differs from sample to sample): an even share, not a new evaluation of the prior, which
+        # would come at about every second step and cost two thirds of the speed
+        for i in range(n):
+            prob[i] = 1.0 / n
+    else:
+        t.prior_calls += node_prior(st, acts, n, cfg, prob)
     for i in range(m - 1, 0, -1):
         j = <int>rng_below(r, i + 1)
         a = cand[i]
@@ -95,7 +102,9 @@ cdef int puct_child(Tree* t, int node, State* st, const int32_t* acts, int n, co
     legal_fill(ls, acts, n)
     ch = t.nodes[node].child
     while ch >= 0:
-        if legal_take(ls, t.nodes[ch].action):
+        # under opponents = oma a node's state, and so who decides there, differs from sample to sample: a
+        # child made for another seat is not this seat's move, even where the move's code is the same
+        if (cfg.opponents != OPP_OMA or t.nodes[ch].mover == st.decider) and legal_take(ls, t.nodes[ch].action):
             nlegal += 1
             t.nodes[ch].avail += 1
             sq = sqrt(<float>t.nodes[ch].avail)

@@ -29,7 +29,7 @@ SEARCH_KEYS = ("iterations", "seconds", "c", "final", "reward", "mix", "margin_s
 # the words of the choice keys, in the order of the core's codes (RW_*, POL_*, EVAL_*, ...)
 SEARCH_CHOICES = {"final": ("visits", "mean"), "reward": ("win", "rank", "margin", "mix"),
                   "rollout": ("random", "greedy", "none", "policy"), "eval": ("hand", "net"), "chance": ("branch", "merge"),
-                  "select": ("ucb", "puct"), "opponents": ("tree", "random", "greedy", "policy")}
+                  "select": ("ucb", "puct"), "opponents": ("tree", "random", "greedy", "policy", "oma")}
 
 
 cdef object _number(dict d, str key, lo, hi, bint integer):
@@ -103,6 +103,10 @@ cdef void fill_config(SearchConfig* cfg, dict d, int n_players, bint with_turns)
     cfg.minimax_mix = _number(d, "minimax_mix", 0, 1, False)
     cfg.opponents = _choice(d, "opponents")
     cfg.seed = <uint64_t>(int(_number(d, "seed", 0, 18446744073709551615, True)) & 0xFFFFFFFFFFFFFFFF)
+    if cfg.opponents == OPP_OMA and (cfg.select != SEL_PUCT or cfg.minimax_mix > 0):
+        # the shared node after another seat's move is chosen through by PUCT only, and has no state of its own
+        # for an implicit minimax value
+        raise ValueError("opponents: oma needs select=puct and minimax_mix=0")
     if with_turns:
         _number(d, "turns", 0, 4096, True)
     if cfg.iterations <= 0 and cfg.seconds <= 0:
@@ -216,6 +220,7 @@ def search(CoreState root not None, dict config not None, StopToken stop=None, n
                 if node < 0 or t.nodes[node].visits < 2:
                     break
                 pv.append(t.nodes[node].action)
+                node = line_on(&t, node)
             children.append(dict(action=nd.action, visits=nd.visits, mean=nd.w / max(1, nd.visits),
                                  win=nd.win / max(1, nd.visits), vp=nd.vp / max(1, nd.visits),
                                  margin=nd.margin / max(1, nd.visits),
@@ -229,7 +234,8 @@ def search(CoreState root not None, dict config not None, StopToken stop=None, n
                     bytes_per_node=sizeof(Node), seconds=secs, root_visits=t.nodes[0].visits,
                     out_of_memory=bool(t.failed), stopped=stop is not None and stop.stopped, turns=turns,
                     choice=choice, prior_calls=t.prior_calls, expanded=_expanded_nodes(&t),
-                    opponent_nodes=_opponent_nodes(&t, root.s.decider),
+                    opponent_nodes=_opponent_nodes(&t, root.s.decider), shared_nodes=_shared_nodes(&t),
+                    opponent_parents=_opponent_parents(&t, root.s.decider),
                     **_report_stats(&t, 0, root.s.n_players))
     finally:
         tree_free(&t)
@@ -239,8 +245,12 @@ cdef int _expanded_nodes(const Tree* t) noexcept nogil:
     """Decision nodes with children (a chance node's children are outcomes, mover -1): with PUCT each had its
     prior computed once (tests compare prior_calls with this)."""
     cdef int i, n = 0
+    cdef int ch
     for i in range(t.n):
-        if t.nodes[i].child >= 0 and t.nodes[t.nodes[i].child].mover >= 0:
+        ch = t.nodes[i].child
+        if ch >= 0 and t.nodes[ch].action == OMA_NEXT:
+            ch = t.nodes[ch].sibling        # the shared node of opponents = oma comes after the moves it follows
+        if ch >= 0 and t.nodes[ch].mover >= 0:
             n += 1
     return n
 
@@ -250,6 +260,25 @@ cdef int _opponent_nodes(const Tree* t, int seat) noexcept nogil:
     cdef int i, n = 0
     for i in range(t.n):
         if t.nodes[i].mover >= 0 and t.nodes[i].mover != seat:
+            n += 1
+    return n
+
+
+cdef int _shared_nodes(const Tree* t) noexcept nogil:
+    """The shared nodes that follow another seat's moves (opponents = oma; none otherwise)."""
+    cdef int i, n = 0
+    for i in range(t.n):
+        if t.nodes[i].action == OMA_NEXT:
+            n += 1
+    return n
+
+
+cdef int _opponent_parents(const Tree* t, int seat) noexcept nogil:
+    """Moves of another seat than `seat` with children of their own: none under opponents = oma, where what
+    follows such a move is the shared node beside it."""
+    cdef int i, n = 0
+    for i in range(t.n):
+        if t.nodes[i].mover >= 0 and t.nodes[i].mover != seat and t.nodes[i].child >= 0:
             n += 1
     return n
 

@@ -32,7 +32,8 @@ cdef enum:
     OPP_TREE = 0         # SearchConfig.opponents: the other seats' moves in the tree (every search before it)
     OPP_RANDOM = 1       # ... outside it: uniform random,
     OPP_GREEDY = 2       # ... the greedy one-step lookahead (with epsilon random moves),
-    OPP_POLICY = 3       # ... or drawn from the learned prior
+    OPP_POLICY = 3       # ... or drawn from the learned prior;
+    OPP_OMA = 4          # ... or tree nodes whose every move leads to one shared node (opponent move abstraction)
     EVAL_HAND = 0        # the hand-set formula `evaluate` (today's default before the value model)
     EVAL_NET = 1         # the value model (value.pxi); fill_config refuses it without weights for the player count
     SEL_UCB = 0          # selection: UCB over availability counts, every legal child tried first (today's default)
@@ -40,6 +41,8 @@ cdef enum:
     HASH_SIZE = 4096
     MAX_DEPTH = 4096
     MAX_TREE_NODES = 1 << 28      # 12 GB of nodes; also keeps the doubling of `cap` inside int32
+    OMA_NEXT = -2000000000        # the action of the shared node after another seat's move (opponents = oma): no
+                                  # move and no tried-move mark in a LegalSet (-1 - move) can equal it
 
 ctypedef struct Node:
     int32_t action
@@ -268,6 +271,29 @@ cdef void minimax_backup(Tree* t, int node) noexcept nogil:
             t.mm[node * MAX_P + k] = <float>(acc[k] / weight)
 
 
+cdef int oma_next(Tree* t, int node) noexcept nogil:
+    """The shared node that follows every move of another seat at `node` (opponents = oma), made at its first
+    use; -1 (and t.failed) when the tree cannot grow."""
+    cdef int ch = t.nodes[node].child
+    while ch >= 0 and t.nodes[ch].action != OMA_NEXT:
+        ch = t.nodes[ch].sibling
+    if ch < 0:
+        ch = tree_add(t, node, OMA_NEXT, -1)
+    return ch
+
+
+cdef int line_on(Tree* t, int node) noexcept nogil:
+    """Where a principal line goes on after `node`'s move: the shared node that follows it when it is another
+    seat's move under opponents = oma (its own node has no children), else the node itself."""
+    cdef int ch
+    if t.nodes[node].child >= 0 or t.nodes[node].parent < 0:
+        return node
+    ch = t.nodes[t.nodes[node].parent].child
+    while ch >= 0 and t.nodes[ch].action != OMA_NEXT:
+        ch = t.nodes[ch].sibling
+    return ch if ch >= 0 else node
+
+
 cdef int find_path(const Tree* t, const int32_t* acts, int n) noexcept nogil:
     """The node reached from the root by `acts`, or -1 where the tree does not have it."""
     cdef int node = 0, ch, j
@@ -282,9 +308,10 @@ cdef int find_path(const Tree* t, const int32_t* acts, int n) noexcept nogil:
 
 
 cdef int _most_visited(Tree* t, int node) noexcept nogil:
+    """The most visited child that is a move or a card (not the shared node of opponents = oma), or -1."""
     cdef int ch = t.nodes[node].child, best = -1, bv = -1
     while ch >= 0:
-        if t.nodes[ch].visits > bv:
+        if t.nodes[ch].visits > bv and t.nodes[ch].action != OMA_NEXT:
             bv = t.nodes[ch].visits
             best = ch
         ch = t.nodes[ch].sibling

@@ -193,6 +193,7 @@ cdef list _turn_dicts(const Tree* t, const State* root, int limit, uint64_t seed
                 if node < 0 or t.nodes[node].visits < 2:
                     break
                 after.append(t.nodes[node].action)
+                node = line_on(<Tree*>t, node)
             turns.append(dict(actions=[acts[j] for j in range(n)], tree_len=rec.len, partial=bool(rec.partial),
                               visits=nd.visits, mean=nd.w / max(1, nd.visits), win=nd.win / max(1, nd.visits),
                               vp=nd.vp / max(1, nd.visits), margin=nd.margin / max(1, nd.visits),

@@ -77,9 +77,10 @@ CONFIGS = {
     "minimax": dict(minimax_mix=0.3),
     "rt4": dict(rollout_turns=4),
     "rt4_pol": dict(rollout_turns=4, rollout="policy"),
+    "oma": dict(opponents="oma"),
 }
 POLICY_CONFIGS = ("default", "full", "greedy", "net", "net_r2", "policy", "policy_ro", "puct_pol", "leaf_mix",
-                  "minimax", "rt4", "rt4_pol")
+                  "minimax", "rt4", "rt4_pol", "oma")
 
 
 def mid_game(board: str, players: int, seed: int, turn: int) -> Game:

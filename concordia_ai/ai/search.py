@@ -28,7 +28,7 @@ FINALS = ("visits", "mean")
 EVALS = ("auto", "hand", "net")
 CHANCES = ("branch", "merge")
 SELECTS = ("ucb", "puct")
-OPPONENTS = ("tree", "random", "greedy", "policy")
+OPPONENTS = ("tree", "random", "greedy", "policy", "oma")
 TURNS_KEPT = 32          # whole turns read from each search tree (the most visited)
 TABLE_FOCUS = 0.25       # hint, review, play --suggested and analyze: the last quarter of the budget makes the
                          # final choice over whole turns (SearchConfig.focus); the bots' measured default is 0
@@ -115,7 +115,9 @@ class SearchConfig:
                                   # (each seat's best child for it); Q = (1 - w) * mean reward + w * that. 0: off
     opponents: str = "tree"       # the other seats' moves: tree nodes ("tree", max^n), or played outside the tree
                                   # by "random", "greedy" (with epsilon) or "policy" (the learned prior), so that the
-                                  # tree holds only the searching seat's decisions, over several of its turns
+                                  # tree holds only the searching seat's decisions, over several of its turns; or
+                                  # "oma": tree nodes chosen by each seat's own statistics, every move of another
+                                  # seat leading to one shared node (opponent move abstraction; needs puct)
     jobs: int = 1                 # root parallelism: independent searches in threads, merged
     seed: int = 0
 
@@ -148,6 +150,8 @@ class SearchConfig:
             (0 <= self.root_floor <= 1, "root_floor", "root_floor must be in 0..1"),
             (self.select in SELECTS, "select", f"select must be one of {', '.join(SELECTS)}"),
             (self.opponents in OPPONENTS, "opponents", f"opponents must be one of {', '.join(OPPONENTS)}"),
+            (self.opponents != "oma" or (self.select == "puct" and self.minimax_mix == 0), "opponents",
+             "opponents=oma needs select=puct and minimax_mix=0"),
         ]
         for ok, name, message in checks:
             if not ok:
