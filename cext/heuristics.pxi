@@ -44,7 +44,7 @@ cdef void reward_vector(const State* s, const SearchConfig* cfg, float* value, f
             value[p] = sc[p * NSCORE + 8]
     else:
         if cfg.eval_kind == EVAL_NET:
-            have_p = value_eval(s, winp, value)
+            have_p = value_eval(s, cfg.value_slot, winp, value)
         if not have_p:
             evaluate(s, value)
         # rank by value, ties by the Praefectus Magnus order as at the end

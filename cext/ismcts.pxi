@@ -18,7 +18,7 @@ cdef inline int policy_move(State* st, const int32_t* acts, int n, int policy, c
     if policy == POL_GREEDY and <float>(rng_next(r) >> 40) / 16777216.0 >= cfg.epsilon:
         return greedy_index(st, acts, n, r)
     if policy == POL_POLICY:
-        return policy_sample(st, acts, n, r)
+        return policy_sample(st, cfg.policy_slot, acts, n, r)
     return rng_below(r, n)
 
 
@@ -241,7 +241,7 @@ cdef int ismcts(const State* root, const SearchConfig* cfg, Tree* t, int32_t* do
                     and (best < 0 or cfg.fpu <= 0 or cfg.fpu >= bs):
                 # expand one untried action: the heuristic's favourite, or a random one
                 if cfg.policy_w > 0:
-                    i = cand[policy_pick(&st, acts, n, cand, untried, &r, &pr)]
+                    i = cand[policy_pick(&st, cfg.policy_slot, acts, n, cand, untried, &r, &pr)]
                     t.prior_calls += 1
                 elif cfg.use_prior:
                     i = cand[greedy_index(&st, cand, untried, &r)]

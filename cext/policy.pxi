@@ -28,7 +28,7 @@ ctypedef struct PolicyNet:
     float b1[PN_H_MAX]
     float v[PN_H_MAX]
 
-cdef PolicyNet g_policy[MAX_P + 1]      # indexed by player count (2..5)
+cdef PolicyNet g_policy[W_SLOTS][MAX_P + 1]      # indexed by slot (value.pxi's W_SLOTS), then player count
 
 POLICY_FEATURES = PF_N
 POLICY_HIDDEN_MAX = PN_H_MAX
@@ -225,16 +225,16 @@ cdef void softmax_inplace(float* z, int n) noexcept nogil:
         z[i] /= total
 
 
-cdef int policy_probs(const State* s, const int32_t* acts, int n, float* out) noexcept nogil:
-    """out[i] = the prior of acts[i] among the n legal moves at s. Returns 0 (and leaves out alone) when no
-    weights are loaded for this player count or no player decides."""
+cdef int policy_probs(const State* s, int slot, const int32_t* acts, int n, float* out) noexcept nogil:
+    """out[i] = the prior of acts[i] among the n legal moves at s, by the weight set in `slot`. Returns 0 (and
+    leaves out alone) when no weights are loaded there for this player count or no player decides."""
     cdef const PolicyNet* net
     cdef PolicyBase pb
     cdef float x[PF_N]
     cdef int i
-    if s.n_players < 2 or s.n_players > MAX_P or s.decider < 0 or n <= 0:
+    if s.n_players < 2 or s.n_players > MAX_P or s.decider < 0 or n <= 0 or slot < 0 or slot >= W_SLOTS:
         return 0
-    net = &g_policy[s.n_players]
+    net = &g_policy[slot][s.n_players]
     if not net.ready:
         return 0
     policy_base(s, &pb)
@@ -245,12 +245,12 @@ cdef int policy_probs(const State* s, const int32_t* acts, int n, float* out) no
     return 1
 
 
-cdef int policy_sample(const State* s, const int32_t* acts, int n, uint64_t* r) noexcept nogil:
+cdef int policy_sample(const State* s, int slot, const int32_t* acts, int n, uint64_t* r) noexcept nogil:
     """An index into acts drawn from the prior (uniform where there is none): the rollout policy."""
     cdef float prob[MAX_ACTIONS]
     cdef float u, acc = 0.0
     cdef int i
-    if not policy_probs(s, acts, n, prob):
+    if not policy_probs(s, slot, acts, n, prob):
         return <int>rng_below(r, n)
     u = <float>(rng_next(r) >> 40) / 16777216.0
     for i in range(n - 1):
@@ -260,15 +260,15 @@ cdef int policy_sample(const State* s, const int32_t* acts, int n, uint64_t* r) 
     return n - 1
 
 
-cdef int policy_pick(const State* s, const int32_t* acts, int n, const int32_t* cand, int untried, uint64_t* r,
-                     float* prior) noexcept nogil:
+cdef int policy_pick(const State* s, int slot, const int32_t* acts, int n, const int32_t* cand, int untried,
+                     uint64_t* r, float* prior) noexcept nogil:
     """The untried move to expand: an index into cand (a subset of acts in the same order) drawn with
     probability proportional to its prior; `prior` gets that move's prior among all n legal moves."""
     cdef float prob[MAX_ACTIONS]
     cdef float cp[MAX_ACTIONS]
     cdef float u, acc = 0.0, total = 0.0
     cdef int i, j = 0
-    if not policy_probs(s, acts, n, prob):
+    if not policy_probs(s, slot, acts, n, prob):
         prior[0] = 0.0
         return <int>rng_below(r, untried)
     for i in range(n):
@@ -306,12 +306,13 @@ def policy_features_of(CoreState st not None):
     return out
 
 
-def policy_set_weights(int n_players, w_lin, w1, b1, v):
-    """Load one player count's weights into the core (shapes: w_lin (POLICY_FEATURES,), w1 (H,
+def policy_set_weights(int n_players, w_lin, w1, b1, v, int slot=0):
+    """Load one player count's weights into the core's weight slot `slot` (shapes: w_lin (POLICY_FEATURES,), w1 (H,
     POLICY_FEATURES), b1 and v (H,), H from 0 (a linear scorer) to POLICY_HIDDEN_MAX)."""
     import numpy as np
     if not 2 <= n_players <= MAX_P:
         raise ValueError(f"policy weights: player count {n_players} is not 2..{MAX_P}")
+    _check_slot(slot)
     wl = np.ascontiguousarray(w_lin, dtype=np.float32)
     a1 = np.ascontiguousarray(w1, dtype=np.float32)
     vb = np.ascontiguousarray(b1, dtype=np.float32)
@@ -327,7 +328,7 @@ def policy_set_weights(int n_players, w_lin, w1, b1, v):
     for arr in (wl, a1, vb, vv):
         if not np.all(np.isfinite(arr)):
             raise ValueError("policy weights: not every weight is a finite number")
-    cdef PolicyNet* net = &g_policy[n_players]
+    cdef PolicyNet* net = &g_policy[slot][n_players]
     net.ready = 0
     net.hidden = hidden
     for i in range(PF_N):
@@ -340,29 +341,30 @@ def policy_set_weights(int n_players, w_lin, w1, b1, v):
     net.ready = 1
 
 
-def policy_clear():
-    """Forget every loaded policy weight set (a search that asks for the policy then refuses to run)."""
+def policy_clear(int slot=0):
+    """Forget the policy weight sets of one slot (a search that asks for the policy there then refuses to run)."""
     cdef int n
+    _check_slot(slot)
     for n in range(MAX_P + 1):
-        g_policy[n].ready = 0
+        g_policy[slot][n].ready = 0
 
 
-def policy_ready(int n_players):
-    return 2 <= n_players <= MAX_P and g_policy[n_players].ready == 1
+def policy_ready(int n_players, int slot=0):
+    return 0 <= slot < W_SLOTS and 2 <= n_players <= MAX_P and g_policy[slot][n_players].ready == 1
 
 
-def policy_priors(CoreState st not None):
-    """The prior of every legal move, in legal_actions() order."""
+def policy_priors(CoreState st not None, int slot=0):
+    """The prior of every legal move by the set in `slot`, in legal_actions() order."""
     cdef int32_t acts[MAX_ACTIONS]
     cdef float prob[MAX_ACTIONS]
     cdef int n, i
     _require_game(st)
-    if not policy_ready(st.s.n_players):
+    if not policy_ready(st.s.n_players, slot):
         raise ValueError(f"no policy weights loaded for {st.s.n_players} players")
     if st.s.decider < 0:
         raise ValueError("no player decides in this position (game over or a card to reveal)")
     n = gen_legal(&st.s, acts)
-    policy_probs(&st.s, acts, n, prob)
+    policy_probs(&st.s, slot, acts, n, prob)
     return [prob[i] for i in range(n)]
 
 
@@ -379,7 +381,7 @@ def bench_policy(CoreState st not None, int reps):
     with nogil:
         t0 = clock()
         for i in range(reps):
-            policy_probs(&st.s, acts, n, prob)
+            policy_probs(&st.s, 0, acts, n, prob)
             acc += prob[0]
         t1 = clock()
     return (t1 - t0) / CLOCKS_PER_SEC, n

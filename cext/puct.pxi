@@ -35,7 +35,7 @@ cdef int node_prior(State* st, const int32_t* acts, int n, const SearchConfig* c
     """out[i] = the prior of acts[i] among the n legal moves at st: the learned policy (policy > 0), the
     heuristic's (prior = true), or uniform. Returns 1 if a prior was evaluated (0 for the uniform one)."""
     cdef int i
-    if cfg.policy_w > 0 and policy_probs(st, acts, n, out):
+    if cfg.policy_w > 0 and policy_probs(st, cfg.policy_slot, acts, n, out):
         return 1
     if cfg.use_prior and st.decider >= 0:
         greedy_probs(st, acts, n, cfg.prior_temp, out)

@@ -25,7 +25,7 @@ cdef class StopToken:
 SEARCH_KEYS = ("iterations", "seconds", "c", "final", "reward", "mix", "margin_scale", "rollout", "epsilon",
                "rollout_turns", "fpu", "prior", "pw_k", "pw_alpha", "eval", "chance", "root_floor", "focus", "focus_turns",
                "policy", "select", "c_puct", "c_puct_log", "c_puct_base", "fpu_reduction", "fpu_scaled", "prior_temp",
-               "leaf_mix", "minimax_mix", "opponents", "seed")
+               "leaf_mix", "minimax_mix", "opponents", "value_slot", "policy_slot", "seed")
 # the words of the choice keys, in the order of the core's codes (RW_*, POL_*, EVAL_*, ...)
 SEARCH_CHOICES = {"final": ("visits", "mean"), "reward": ("win", "rank", "margin", "mix"),
                   "rollout": ("random", "greedy", "none", "policy"), "eval": ("hand", "net"), "chance": ("branch", "merge"),
@@ -99,6 +99,8 @@ cdef void fill_config(SearchConfig* cfg, dict d, int n_players, bint with_turns)
         raise ValueError(f"fpu_scaled: {d['fpu_scaled']!r} is not true or false")
     cfg.fpu_scaled = 1 if d["fpu_scaled"] else 0
     cfg.prior_temp = _number(d, "prior_temp", 1e-3, 1000, False)
+    cfg.value_slot = _number(d, "value_slot", 0, W_SLOTS - 1, True)
+    cfg.policy_slot = _number(d, "policy_slot", 0, W_SLOTS - 1, True)
     cfg.leaf_mix = _number(d, "leaf_mix", 0, 1, False)
     cfg.minimax_mix = _number(d, "minimax_mix", 0, 1, False)
     cfg.opponents = _choice(d, "opponents")
@@ -111,12 +113,12 @@ cdef void fill_config(SearchConfig* cfg, dict d, int n_players, bint with_turns)
         _number(d, "turns", 0, 4096, True)
     if cfg.iterations <= 0 and cfg.seconds <= 0:
         raise ValueError("iterations, seconds: give a budget (iterations > 0 or seconds > 0)")
-    if cfg.eval_kind == EVAL_NET and not (2 <= n_players <= MAX_P and g_value[n_players].ready):
-        raise ValueError(f"eval: net, but no value weights are loaded for {n_players} players "
-                         "(concordia_ai.ai.value.ensure_loaded loads the shipped ones; SearchConfig.core_dict "
-                         "calls it)")
+    if cfg.eval_kind == EVAL_NET and not (2 <= n_players <= MAX_P and g_value[cfg.value_slot][n_players].ready):
+        raise ValueError(f"eval: net, but no value weights are loaded for {n_players} players in slot "
+                         f"{cfg.value_slot} (concordia_ai.ai.value.ensure_loaded loads the shipped ones into slot 0, "
+                         "weight_slots.slot_for a directory's into its own; SearchConfig.core_dict calls them)")
     if (cfg.policy_w > 0 or cfg.rollout_policy == POL_POLICY or cfg.opponents == OPP_POLICY) \
-            and not policy_ready(n_players):
+            and not policy_ready(n_players, cfg.policy_slot):
         # a search that asks for the policy runs with it or not at all (never a silent fallback)
         asked = (f"policy={cfg.policy_w:g}" if cfg.policy_w > 0 else
                  "rollout=policy" if cfg.rollout_policy == POL_POLICY else "opponents=policy")
@@ -139,7 +141,8 @@ def search_config(CoreState root not None, dict config not None):
                 select=SEARCH_CHOICES["select"][cfg.select], c_puct=cfg.c_puct, c_puct_log=cfg.c_puct_log,
                 c_puct_base=cfg.c_puct_base, fpu_reduction=cfg.fpu_reduction, fpu_scaled=bool(cfg.fpu_scaled),
                 prior_temp=cfg.prior_temp, leaf_mix=cfg.leaf_mix, minimax_mix=cfg.minimax_mix,
-                opponents=SEARCH_CHOICES["opponents"][cfg.opponents], seed=cfg.seed)
+                opponents=SEARCH_CHOICES["opponents"][cfg.opponents], value_slot=cfg.value_slot,
+                policy_slot=cfg.policy_slot, seed=cfg.seed)
 
 
 def search(CoreState root not None, dict config not None, StopToken stop=None, named=None, outcome=None):

@@ -110,6 +110,8 @@ ctypedef struct SearchConfig:
     float fpu_reduction   # PUCT: an unvisited child's value is its parent's mean for the mover less this
     int32_t fpu_scaled    # PUCT: ... times the square root of the visited children's summed prior
     float prior_temp      # PUCT with the heuristic's prior: softmax(greedy value / prior_temp)
+    int32_t value_slot    # the weight slot of the value model this search reads (value.pxi W_SLOTS; 0: the shipped)
+    int32_t policy_slot   # ... and of the policy prior
     uint64_t seed
 
 ctypedef struct Tree:

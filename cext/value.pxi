@@ -17,6 +17,8 @@ cdef enum:
     VF_V1 = 60          # features per seat of the first layout
     VF_N = 71           # features per seat of the second (the first's, then 60-70)
     VH_MAX = 64         # hidden units at most
+    W_SLOTS = 4         # weight sets held at once, value and policy each: slot 0 the shipped (or held) set, 1-3
+                        # the directories searches name (SearchConfig.value_weights / policy_weights)
 
 ctypedef struct ValueNet:
     int32_t ready
@@ -29,11 +31,12 @@ ctypedef struct ValueNet:
     float b_vp
     float vp_scale
 
-cdef ValueNet g_value[MAX_P + 1]      # indexed by player count (2..5)
+cdef ValueNet g_value[W_SLOTS][MAX_P + 1]      # indexed by slot, then player count (2..5)
 
 VALUE_FEATURES = VF_N
 VALUE_FEATURE_LAYOUTS = (VF_V1, VF_N)    # the feature counts a weight set may have
 VALUE_HIDDEN_MAX = VH_MAX
+WEIGHT_SLOTS = W_SLOTS
 
 
 cdef inline float fast_tanh(float x) noexcept nogil:
@@ -215,9 +218,9 @@ cdef void economy_features(const State* s, int p, float wealth_p, int provinces,
     x[70] = <float>best_paid / 15.0
 
 
-cdef int value_eval(const State* s, float* winp, float* vp) noexcept nogil:
-    """Every seat's win probability and expected final VP. Returns 0 if no weights are loaded for
-    this player count (the caller falls back on the hand evaluation)."""
+cdef int value_eval(const State* s, int slot, float* winp, float* vp) noexcept nogil:
+    """Every seat's win probability and expected final VP by the weight set in `slot`. Returns 0 if no weights
+    are loaded there for this player count (the caller falls back on the hand evaluation)."""
     cdef const ValueNet* net
     cdef int32_t sc[MAX_P * NSCORE]
     cdef float x[VF_N]
@@ -226,7 +229,9 @@ cdef int value_eval(const State* s, float* winp, float* vp) noexcept nogil:
     cdef int n = s.n_players, p, j, i, hidden
     if n < 2 or n > MAX_P:
         return 0
-    net = &g_value[n]
+    if slot < 0 or slot >= W_SLOTS:
+        return 0
+    net = &g_value[slot][n]
     if not net.ready:
         return 0
     hidden = net.hidden
@@ -275,12 +280,13 @@ def value_features_of(CoreState st not None):
     return out
 
 
-def value_set_weights(int n_players, w1, b1, w_win, w_vp, float b_vp, float vp_scale):
-    """Load one player count's weights into the core (shapes: w1 (H, F) with F one of
+def value_set_weights(int n_players, w1, b1, w_win, w_vp, float b_vp, float vp_scale, int slot=0):
+    """Load one player count's weights into the core's weight slot `slot` (shapes: w1 (H, F) with F one of
     VALUE_FEATURE_LAYOUTS, b1/w_win/w_vp (H,))."""
     import numpy as np
     if not 2 <= n_players <= MAX_P:
         raise ValueError(f"value weights: player count {n_players} is not 2..{MAX_P}")
+    _check_slot(slot)
     a1 = np.ascontiguousarray(w1, dtype=np.float32)
     vb = np.ascontiguousarray(b1, dtype=np.float32)
     vw = np.ascontiguousarray(w_win, dtype=np.float32)
@@ -296,7 +302,7 @@ def value_set_weights(int n_players, w1, b1, w_win, w_vp, float b_vp, float vp_s
             raise ValueError("value weights: not every weight is a finite number")
     cdef float[:, ::1] m1 = a1
     cdef float[::1] mb = vb, mw = vw, mv = vv
-    cdef ValueNet* net = &g_value[n_players]
+    cdef ValueNet* net = &g_value[slot][n_players]
     net.ready = 0
     net.hidden = hidden
     net.n_in = n_in
@@ -311,23 +317,31 @@ def value_set_weights(int n_players, w1, b1, w_win, w_vp, float b_vp, float vp_s
     net.ready = 1
 
 
-def value_clear():
-    """Forget every loaded weight set (the search then uses the hand evaluation)."""
+def _check_slot(int slot):
+    if not 0 <= slot < W_SLOTS:
+        raise ValueError(f"weight slot {slot} is not 0..{W_SLOTS - 1}")
+
+
+def value_clear(int slot=0):
+    """Forget the weight sets of one slot, every player count (a search there then has no value model)."""
     cdef int n
+    _check_slot(slot)
     for n in range(MAX_P + 1):
-        g_value[n].ready = 0
+        g_value[slot][n].ready = 0
 
 
-def value_ready(int n_players):
-    return 2 <= n_players <= MAX_P and g_value[n_players].ready == 1
+def value_ready(int n_players, int slot=0):
+    return 0 <= slot < W_SLOTS and 2 <= n_players <= MAX_P and g_value[slot][n_players].ready == 1
 
 
-def value_of(CoreState st not None):
-    """(win probabilities, expected final VP) of every seat, or None without weights for this player count."""
+def value_of(CoreState st not None, int slot=0):
+    """(win probabilities, expected final VP) of every seat by the set in `slot`, or None without weights there
+    for this player count."""
     cdef float w[MAX_P]
     cdef float v[MAX_P]
     _require_game(st)
-    if not value_eval(&st.s, w, v):
+    _check_slot(slot)
+    if not value_eval(&st.s, slot, w, v):
         return None
     return [w[p] for p in range(st.s.n_players)], [v[p] for p in range(st.s.n_players)]
 
@@ -339,12 +353,12 @@ def bench_value(CoreState st not None, int reps):
     cdef int i
     cdef double acc = 0.0, t0, t1
     _require_game(st)
-    if not g_value[st.s.n_players].ready:
+    if not g_value[0][st.s.n_players].ready:
         raise ValueError("no value weights loaded for this player count")
     with nogil:
         t0 = clock()
         for i in range(reps):
-            value_eval(&st.s, w, v)
+            value_eval(&st.s, 0, w, v)
             acc += w[0]
         t1 = clock()
     return (t1 - t0) / CLOCKS_PER_SEC, acc

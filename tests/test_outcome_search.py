@@ -37,8 +37,8 @@ def _other_sha(kind):
     """current_sha as if `kind` weights other than the fitted ones were installed."""
     real = outcome.current_sha
 
-    def sha(k):
-        return "0" * 64 if k == kind else real(k)
+    def sha(k, directory=""):
+        return "0" * 64 if k == kind else real(k, directory)
     return sha
 
 

@@ -22,7 +22,9 @@ NOT_DEFAULT = dict(iterations=123, seconds=1.5, c=1.25, final="mean", reward="ra
                    select="ucb", c_puct=2.5, c_puct_log=0.5, c_puct_base=100.0, fpu_reduction=0.5,
                    fpu_scaled=False, prior_temp=0.5, leaf_mix=0.25, minimax_mix=0.5, opponents="greedy",
                    seed=77)
-PYTHON_ONLY = {"jobs"}       # threads of independent searches, merged in Python
+PYTHON_ONLY = {"jobs",       # threads of independent searches, merged in Python
+               "value_weights", "policy_weights"}      # directories: the core takes their slots (below)
+CORE_ONLY = {"value_slot", "policy_slot"}
 
 
 def _as_float32(d: dict) -> dict:
@@ -32,7 +34,7 @@ def _as_float32(d: dict) -> dict:
 
 def test_every_search_config_field_reaches_the_core():
     assert set(NOT_DEFAULT) | PYTHON_ONLY == {f.name for f in fields(SearchConfig)}
-    assert set(core.SEARCH_KEYS) == set(NOT_DEFAULT)
+    assert set(core.SEARCH_KEYS) == set(NOT_DEFAULT) | CORE_ONLY
     state = Game.new("imperium", 3, seed=1).state
     for name, v in NOT_DEFAULT.items():
         cfg = SearchConfig(**{name: v})
@@ -41,7 +43,7 @@ def test_every_search_config_field_reaches_the_core():
         assert took[name] == v, name
         assert took == _as_float32(cfg.core_dict(players=3)), name
     took = core.search_config(state, SearchConfig(**NOT_DEFAULT).core_dict(players=3))
-    assert took == NOT_DEFAULT
+    assert took == dict(NOT_DEFAULT, value_slot=0, policy_slot=0)     # the shipped sets (tests/test_weight_slots.py)
 
 
 def test_auto_eval_is_resolved_by_the_config_for_the_player_count():
@@ -90,8 +92,9 @@ def test_the_core_refuses_eval_net_without_the_weights_for_the_player_count():
     state = Game.new("imperium", 3, seed=1).state
     core.value_clear()
     try:
-        message = ("eval: net, but no value weights are loaded for 3 players (concordia_ai.ai.value.ensure_loaded "
-                   "loads the shipped ones; SearchConfig.core_dict calls it)")
+        message = ("eval: net, but no value weights are loaded for 3 players in slot 0 (concordia_ai.ai.value."
+                   "ensure_loaded loads the shipped ones into slot 0, weight_slots.slot_for a directory's into its "
+                   "own; SearchConfig.core_dict calls them)")
         assert _refusal(config) == message
         assert _refusal(dict(config, turns=0), core.search) == message
         # the hand formula needs no weights

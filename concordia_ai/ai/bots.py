@@ -180,6 +180,10 @@ def parse_spec(spec: str) -> tuple[str, dict]:
     if kind in ("ismcts", "flatmc"):
         try:
             SearchConfig(**options)
+            for weights in ("value", "policy"):
+                if options.get(f"{weights}_weights"):
+                    from . import weight_slots      # numpy: only when a spec names weights
+                    weight_slots.check(weights, options[f"{weights}_weights"])
         except ConcordiaError as e:
             raise BotSpecError(f"bot {kind}: {e}") from None
     return kind, options
@@ -239,9 +243,9 @@ def spec_meaning(spec: str, players: int) -> dict:
     out["eval"] = effective_eval(config.eval, players)
     out["c_puct_log"] = effective_c_puct_log(config.c_puct_log, players)
     if out["eval"] == "net":
-        out["value_sha256"] = outcome.current_sha("value")
+        out["value_sha256"] = outcome.current_sha("value", config.value_weights)
     if config.reads_prior:
-        out["policy_sha256"] = outcome.current_sha("policy")
+        out["policy_sha256"] = outcome.current_sha("policy", config.policy_weights)
     return out
 
 

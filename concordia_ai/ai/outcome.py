@@ -486,7 +486,8 @@ def note(model: Model, seconds: float) -> str | None:
 # one), the threads (jobs: merged searches shrink the noise, not the bias the model corrects) and the seed
 # (one draw of the same search). Every other knob changes what the search backs up through a turn, so the
 # coefficients hold only for the values they were fitted with (a knob added later is compared too).
-UNFITTED_KNOBS = ("iterations", "seconds", "jobs", "seed")
+UNFITTED_KNOBS = ("iterations", "seconds", "jobs", "seed", "value_weights", "policy_weights")
+# (the weights a search reads are named by their sha256 in a record, value_sha256 and policy_sha256, not by path)
 # A knob whose default changed after it was added: a file that does not name it was fitted at the old one.
 _DEFAULTS_BEFORE = {"c_puct_log": 0.0}    # "auto" since 2026-12-04 (5th session)
 # What eval "auto" stood for in a record that does not say (`auto_eval`): the hand formula with 2 players until
@@ -539,18 +540,19 @@ def search_record(config) -> dict:
     sha256 of the learned weights installed now: the value model's always (the evaluation it resolves to
     depends on the player count), the policy prior's when the search reads it."""
     knobs = search_knobs(config)
-    return dict(knobs, auto_eval=auto_eval_record(), value_sha256=current_sha("value"),
-                policy_sha256=current_sha("policy") if config.reads_prior else None)
+    return dict(knobs, auto_eval=auto_eval_record(), value_sha256=current_sha("value", config.value_weights),
+                policy_sha256=current_sha("policy", config.policy_weights) if config.reads_prior else None)
 
 
 _shas: dict[tuple, str | None] = {}
 
 
-def current_sha(kind: str) -> str | None:
-    """The sha256 the installed weights' metadata records, kind "value" (value.META) or "policy" (policy.META);
-    None when it cannot be read. Read again only when the file changes (as `load`)."""
-    from . import policy, value
-    meta = Path(value.META if kind == "value" else policy.META)
+def current_sha(kind: str, directory: str | Path = "") -> str | None:
+    """The sha256 the installed weights' metadata records, kind "value" (value.META) or "policy" (policy.META),
+    or with `directory` (a search's value_weights / policy_weights) that directory's; None when it cannot be
+    read. Read again only when the file changes (as `load`)."""
+    from . import policy, value, weight_slots
+    meta = weight_slots.files_of(kind, directory)[1] if directory else Path(value.META if kind == "value" else policy.META)
     key = _file_key(meta)
     if key not in _shas:
         try:
@@ -574,9 +576,9 @@ def search_note(config, players: int, path: Path | str | None = None) -> str | N
     was, now = _knob_differences(fitted, config, players)
     if was:
         parts.append(f"the final-result model was fitted with {_and(was)}, this search has {_and(now)}")
-    if effective_eval(config.eval, players) == "net" and _sha_differs(fitted, "value"):
+    if effective_eval(config.eval, players) == "net" and _sha_differs(fitted, "value", config.value_weights):
         parts.append("a different value model")
-    if config.reads_prior and _sha_differs(fitted, "policy"):
+    if config.reads_prior and _sha_differs(fitted, "policy", config.policy_weights):
         parts.append("a different policy prior")
     if not parts:
         return None
@@ -605,10 +607,11 @@ def _knob_differences(fitted: dict, config, players: int) -> tuple[list[str], li
     return was, now
 
 
-def _sha_differs(fitted: dict, kind: str) -> bool:
-    """The fitted search read other `kind` weights than those installed now (not when it read none)."""
+def _sha_differs(fitted: dict, kind: str, directory: str = "") -> bool:
+    """The fitted search read other `kind` weights than this search reads: those installed now, or the
+    directory it names (not when the fitted search read none)."""
     sha = fitted.get(f"{kind}_sha256")
-    return sha is not None and sha != current_sha(kind)
+    return sha is not None and sha != current_sha(kind, directory)
 
 
 def _word(value) -> str:

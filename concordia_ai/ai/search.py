@@ -118,6 +118,9 @@ class SearchConfig:
                                   # tree holds only the searching seat's decisions, over several of its turns; or
                                   # "oma": tree nodes chosen by each seat's own statistics, every move of another
                                   # seat leading to one shared node (opponent move abstraction; needs puct)
+    value_weights: str = ""       # a directory of value weights (train_value.py train --out) the search evaluates
+                                  # with instead of the shipped set (""), held in a slot of its own (weight_slots)
+    policy_weights: str = ""      # ... and of policy weights (train_policy.py --out) for its prior
     jobs: int = 1                 # root parallelism: independent searches in threads, merged
     seed: int = 0
 
@@ -166,18 +169,28 @@ class SearchConfig:
         """The settings as the core takes them, every key (the core has no defaults of its own:
         core.SEARCH_KEYS). `eval="auto"` is resolved for a game of `players` players (the core knows only
         hand and net), and when it resolves to net the value model is loaded here, so a search never
-        depends on what ran before it in the process. `jobs` stays in Python (threads of searches)."""
-        d = {f.name: getattr(self, f.name) for f in fields(self) if f.name != "jobs"}
+        depends on what ran before it in the process. Named weight directories become the core's slots
+        (value_slot, policy_slot; weight_slots.slot_for), loaded here at their first use. `jobs` stays in
+        Python (threads of searches)."""
+        d = {f.name: getattr(self, f.name) for f in fields(self)
+             if f.name not in ("jobs", "value_weights", "policy_weights")}
         if seed is not None:
             d["seed"] = seed
         d["eval"] = effective_eval(self.eval, players)
         d["c_puct_log"] = effective_c_puct_log(self.c_puct_log, players)
+        d["value_slot"] = d["policy_slot"] = 0
         if d["eval"] == "net":
-            from . import value       # numpy: only when the model is used
-            value.ensure_loaded()
+            from . import value, weight_slots       # numpy: only when the model is used
+            if self.value_weights:
+                d["value_slot"] = weight_slots.slot_for("value", self.value_weights)
+            else:
+                value.ensure_loaded()
         if self.reads_prior:
-            from . import policy      # asked for: loaded, or a clear error (never a silent fallback)
-            policy.require(players)
+            from . import policy, weight_slots      # asked for: loaded, or a clear error (never a silent fallback)
+            if self.policy_weights:
+                d["policy_slot"] = weight_slots.slot_for("policy", self.policy_weights)
+            else:
+                policy.require(players)
         return d
 
 
@@ -186,7 +199,8 @@ _TYPES = {"iterations": int, "seconds": float, "c": float, "final": str, "reward
           "prior": bool, "pw_k": float, "pw_alpha": float, "eval": str, "chance": str, "root_floor": float,
           "focus": float, "focus_turns": int, "policy": float, "select": str, "c_puct": float,
           "c_puct_log": float, "c_puct_base": float, "fpu_reduction": float, "fpu_scaled": bool, "prior_temp": float,
-          "leaf_mix": float, "minimax_mix": float, "opponents": str, "jobs": int, "seed": int}
+          "leaf_mix": float, "minimax_mix": float, "opponents": str, "value_weights": str, "policy_weights": str,
+          "jobs": int, "seed": int}
 _TYPE_WORDS = {int: "an integer", float: "a number", str: "a string", bool: "true or false"}
 _AUTO_KNOBS = ("c_puct_log",)   # number knobs that may also be "auto" (eval is a word knob with "auto" among them)
 _BOUNDS = {

@@ -170,9 +170,9 @@ def side_meaning(side: dict, budget: dict, players: int) -> dict:
     config = SearchConfig(**stage_search(side, budget))
     out = dict(eval=effective_eval(config.eval, players), c_puct_log=effective_c_puct_log(config.c_puct_log, players))
     if out["eval"] == "net" and side.get("value_weights") is None:
-        out["value_sha256"] = outcome.current_sha("value")
+        out["value_sha256"] = outcome.current_sha("value", config.value_weights)
     if config.reads_prior and side.get("weights") is None:
-        out["policy_sha256"] = outcome.current_sha("policy")
+        out["policy_sha256"] = outcome.current_sha("policy", config.policy_weights)
     return out
 
 

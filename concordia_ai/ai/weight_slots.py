@@ -1,0 +1,78 @@
+"""Weight sets a search names by directory, held in the core's slots beside the shipped ones.
+
+The core keeps W_SLOTS weight sets of each kind (value model, policy prior) at once. Slot 0 holds the shipped
+set (value.load / policy.load, or a set lab's prior_weights / value_weights put there); slots 1 and up hold
+directories that searches name (SearchConfig.value_weights, policy_weights: a directory with weights.npz and
+weights.json, as scripts/train_value.py train --out and scripts/train_policy.py --out write them). A directory
+is read and checked once per process and its slot is never rewritten, so searches with different weights can
+run at once in threads, and a bot spec can name any generation of the learning loop:
+
+    >>> slot_for("value", "results/loop/gen-5/value-weights")     # 1 (loaded now), then 1 again
+    >>> slot_for("value", "")                                     # 0: the shipped set
+"""
+from __future__ import annotations
+
+import threading
+from pathlib import Path
+
+from .. import core
+from ..engine.errors import ConcordiaError
+from . import policy, value
+
+KINDS = ("value", "policy")
+_slots: dict[str, dict[str, int]] = {k: {} for k in KINDS}     # kind -> resolved directory -> its slot
+_lock = threading.Lock()
+
+
+class WeightSlotsError(ConcordiaError):
+    """A weights directory that cannot be read, or more directories than the core has slots for."""
+
+
+def files_of(kind: str, directory: str | Path) -> tuple[Path, Path]:
+    """The directory's weights.npz and weights.json."""
+    mod = value if kind == "value" else policy
+    d = Path(directory)
+    return d / mod.WEIGHTS.name, d / mod.META.name
+
+
+def slot_for(kind: str, directory: str | Path | None) -> int:
+    """The core's slot holding `directory`'s weight sets of `kind` ("value" or "policy"), loaded and checked
+    at the first call in this process; 0 (the shipped sets) for None or "". A damaged directory, or one more
+    directory than the core has slots, is refused in one line."""
+    if kind not in KINDS:
+        raise ValueError(f"weight kind {kind!r} is not one of {', '.join(KINDS)}")
+    if not directory:
+        return 0
+    key = str(Path(directory).resolve())
+    with _lock:
+        if key in _slots[kind]:
+            return _slots[kind][key]
+        if len(_slots[kind]) >= core.WEIGHT_SLOTS - 1:
+            raise WeightSlotsError(f"{kind}_weights: {directory} would be the {len(_slots[kind]) + 1}th {kind} "
+                                   f"weights directory in this process; the core holds "
+                                   f"{core.WEIGHT_SLOTS - 1} besides the shipped set ({', '.join(_slots[kind])})")
+        sets = check(kind, directory)
+        slot = len(_slots[kind]) + 1
+        for n, w in sets.items():
+            if kind == "value":
+                core.value_set_weights(n, w["w1"], w["b1"], w["w_win"], w["w_vp"], float(w["b_vp"]),
+                                       float(w["vp_scale"]), slot)
+            else:
+                core.policy_set_weights(n, w["w_lin"], w["w1"], w["b1"], w["v"], slot)
+        _slots[kind][key] = slot
+        return slot
+
+
+def check(kind: str, directory: str | Path) -> dict:
+    """A directory's weight sets of `kind`, read and checked (checksum, shapes, values) without touching the
+    core: a bot spec naming a directory is refused at once, not at its first search."""
+    weights, meta = files_of(kind, directory)
+    if not weights.is_file() or not meta.is_file():
+        raise WeightSlotsError(f"{kind}_weights: {directory} is not a directory with {weights.name} and "
+                               f"{meta.name} (as scripts/{'train_value.py train' if kind == 'value' else 'train_policy.py'} "
+                               f"--out writes them)")
+    try:
+        return (value if kind == "value" else policy).read_weights(weights, meta)
+    except ConcordiaError as e:
+        raise WeightSlotsError(f"{kind}_weights: {e}") from None
+
