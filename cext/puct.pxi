@@ -56,8 +56,8 @@ cdef int puct_expand(Tree* t, int node, State* st, const int32_t* acts, int n, i
     cdef int32_t a
     if cfg.opponents == OPP_OMA and t.nodes[node].child >= 0:
         # a move this sample makes legal at a node whose children exist (open loop under opponents = oma, where
-        # a node's state differs from sample to sample): an even share, not a new evaluation of the prior, which
-        # would come at about every second step and cost two thirds of the speed
+        # a node's state differs from sample to sample): an even share, not a new evaluation of the prior (with
+        # one, 2.03 evaluations an iteration at the 4-player opening instead of 0.79)
         for i in range(n):
             prob[i] = 1.0 / n
     else:
