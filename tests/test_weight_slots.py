@@ -139,3 +139,15 @@ def test_one_directory_more_than_the_slots_is_refused_in_a_fresh_process():
     assert lines[0] == "[1, 2, 3] 1"
     assert lines[1].startswith(f"value_weights: {dirs[3]} would be the 4th value weights directory in this "
                                f"process; the core holds 3 besides the shipped set")
+
+
+def test_a_tournament_naming_more_directories_than_slots_is_refused_before_it_starts(tmp_path):
+    from concordia_ai.lab.tournament import TournamentConfig, TournamentError
+    bots = {f"g{n}": f"ismcts:iterations=10,value_weights={ROOT / f'results/loop/gen-{n}/value-weights'}"
+            for n in (2, 3, 4, 5)}
+    with pytest.raises(TournamentError) as e:
+        TournamentConfig.create(bots)
+    assert str(e.value) == ("--bot: value_weights: the bots name 4 directories; at most 3 can be held beside the "
+                            "shipped set in one process")
+    del bots["g5"]
+    assert len(TournamentConfig.create(bots).bots) == 3

@@ -76,3 +76,13 @@ def check(kind: str, directory: str | Path) -> dict:
     except ConcordiaError as e:
         raise WeightSlotsError(f"{kind}_weights: {e}") from None
 
+
+def check_count(option_sets) -> None:
+    """Bots that will share a process (a tournament's, by their spec options) name at most as many weight
+    directories of each kind as the core has slots for besides the shipped set: refused in one line before any
+    game runs, not in a worker at its first search."""
+    for kind in KINDS:
+        dirs = sorted({str(Path(o[f"{kind}_weights"]).resolve()) for o in option_sets if o.get(f"{kind}_weights")})
+        if len(dirs) > core.WEIGHT_SLOTS - 1:
+            raise WeightSlotsError(f"{kind}_weights: the bots name {len(dirs)} directories; at most "
+                                   f"{core.WEIGHT_SLOTS - 1} can be held beside the shipped set in one process")

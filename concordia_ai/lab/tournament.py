@@ -41,6 +41,7 @@ from . import runner, ratings
 from ..io.jsonl import append_record, parse_object, read_records
 from ..io import safe_read
 from ..io.atomic_write import open_append, write_atomic
+from ..ai import weight_slots
 from ..ai.bots import BotSpecError, make_bot, meaning_changes, parse_spec, play_game, spec_meaning
 from ..engine.content import BOARD_NAMES
 from ..engine.errors import ConcordiaError
@@ -116,6 +117,10 @@ class TournamentConfig:
                 raise TournamentError(f"--bot {name}: {e}") from None
         if len(entries) < 2:
             raise TournamentError(f"--bot: a tournament needs at least two bots, got {len(entries)}")
+        try:
+            weight_slots.check_count([parse_spec(e.spec)[1] for e in entries])
+        except weight_slots.WeightSlotsError as e:
+            raise TournamentError(f"--bot: {e}") from None
         if players is None:
             players = min(max(len(entries), 2), 4) if sprt is None else 2
         if isinstance(players, bool) or not isinstance(players, int) or not 2 <= players <= 5:
