@@ -76,6 +76,9 @@ BAD_LINES = [
     ('{"id":14,"file":"binary.json"}', 14, "file", "not UTF-8"),
     ('{"id":15,"file":"g.json","config":{"seed":-1}}', 15, "config.seed", "0..9,223"),
     ('{"id":16,"file":"g.json","seconds":1e400}', 16, "seconds", "not a finite number"),
+    # a client names no files on the engine's machine: weight directories are for bot specs only
+    ('{"id":20,"file":"g.json","config":{"value_weights":"/etc"}}', 20, "config.value_weights",
+     "unknown search knob 'value_weights'"),
     ("[" * 100_000 + "]" * 100_000, None, None, "100,000 deep"),
     ('{"id":' + "9" * 5000 + "}", None, None, "5,000-digit integer"),
     ("42", None, None, "must be a JSON object"),

@@ -6,7 +6,7 @@ import pytest
 
 from concordia_ai.ai.bots import BOT_TYPES, BotSpecError, describe_bots, make_bot, parse_spec
 from concordia_ai.engine.game import Game
-from concordia_ai.ai.search import SearchConfig
+from concordia_ai.ai.search import SEARCH_HELP, SearchConfig
 
 BOARDS = ("imperium", "italia", "creta", "aegyptus")
 ALL_BOTS = ("random", "greedy", "heuristic", "flatmc", "ismcts", "plan")
@@ -120,7 +120,10 @@ def test_describe_bots_lists_all_six_with_params_and_defaults():
     for name, p in ism.items():
         assert p["default"] == getattr(defaults, name), name
         assert p["type"] in ("int", "float", "str", "bool")
-    assert ism["iterations"] == {"name": "iterations", "type": "int", "default": 5000}
+        assert p["help"] and "\n" not in p["help"], name          # one line for each knob (search.SEARCH_HELP)
+    assert ism["iterations"] == {"name": "iterations", "type": "int", "default": 5000,
+                                 "help": "budget in iterations (0: the time budget alone)"}
+    assert set(SEARCH_HELP) == set(SearchConfig.__dataclass_fields__)       # no knob without its line, none stale
     assert ism["prior"]["type"] == "bool" and ism["reward"]["default"] == "mix"
     flat = {p["name"] for p in by["flatmc"]["params"]}
     assert flat == {"iterations", "seconds", "reward", "mix", "margin_scale", "rollout", "epsilon",

@@ -131,7 +131,10 @@ def test_bots_command():
     assert data == json.loads(json.dumps(describe_bots()))
     assert {b["name"] for b in data} == {"random", "greedy", "heuristic", "flatmc", "ismcts", "plan"}
     ismcts = next(b for b in data if b["name"] == "ismcts")
-    assert {"name": "c", "type": "float", "default": 0.7} in ismcts["params"]
+    assert {"name": "c", "type": "float", "default": 0.7, "help": "UCB exploration constant (select=ucb)"} \
+        in ismcts["params"]
+    # each knob's line beside its default
+    assert "c              float  default 0.7            UCB exploration constant (select=ucb)" in r.stdout
 
 
 @pytest.mark.parametrize("players,iterations,noted", [

@@ -15,7 +15,7 @@ from . import plans
 from ..io import safe_read
 from ..engine.errors import ConcordiaError
 from .plan_player import PlanPlayer
-from .search import SearchConfig, best_move
+from .search import SEARCH_HELP, SearchConfig, best_move
 
 
 class BotSpecError(ConcordiaError):
@@ -79,7 +79,8 @@ class HeuristicBot(Bot):
 
 _SEARCH_PARAMS = tuple(
     Param(f.name, f.type if isinstance(f.type, type) else {"int": int, "float": float, "str": str, "bool": bool,
-                                                           "float | str": float}[f.type], f.default, "")
+                                                           "float | str": float}[f.type], f.default,
+          SEARCH_HELP[f.name])
     for f in fields(SearchConfig) if f.name != "seed")
 
 
@@ -273,7 +274,7 @@ def make_bot(spec: str, seed: int = 0) -> Bot:
 def describe_bots() -> list[dict]:
     """The bot types with their parameters and defaults (for `concordia bots`)."""
     return [dict(name=k, description=c.description,
-                 params=[dict(name=p.name, type=p.type.__name__, default=p.default) for p in c.params])
+                 params=[dict(name=p.name, type=p.type.__name__, default=p.default, help=p.help) for p in c.params])
             for k, c in BOT_TYPES.items()]
 
 

@@ -194,6 +194,45 @@ class SearchConfig:
         return d
 
 
+# One line per knob for the people who set them (`concordia bots`, its --json): what it does, in a player's and a
+# bot developer's words. The comments beside the fields above say why a default is what it is.
+SEARCH_HELP = {
+    "iterations": "budget in iterations (0: the time budget alone)",
+    "seconds": "budget in CPU seconds per search (0: the iteration budget alone)",
+    "c": "UCB exploration constant (select=ucb)",
+    "final": "final choice: visits (the most visited) or mean (the best mean reward)",
+    "reward": "what a seat maximises: win, rank, margin (VP over the best other seat) or mix",
+    "mix": "the win's weight in reward=mix (the rest is the margin)",
+    "margin_scale": "VP margin that maps to a reward of 0 or 1",
+    "rollout": "moves after the tree: random, greedy, policy (the learned prior) or none (judge the leaf)",
+    "epsilon": "greedy rollouts and opponents: chance of a random move instead",
+    "rollout_turns": "turns played after the tree before the evaluation judges the position (0: to the end)",
+    "fpu": "UCB first-play urgency: expand an untried move only if it beats the best score (0: always)",
+    "prior": "use the heuristic's prior (untried moves in its order; with puct and policy=0, its softmax)",
+    "pw_k": "progressive widening: at most pw_k * visits^pw_alpha children (0: off)",
+    "pw_alpha": "progressive widening's exponent",
+    "eval": "the evaluation at the cut-off: net (the value model), hand (the hand formula) or auto",
+    "chance": "revealed cards: branch (a child per card) or merge (one shared child)",
+    "root_floor": "every root move keeps at least this share of an even split of the visits",
+    "focus": "share of the budget for the final choice among whole turns (sequential halving; 0: off)",
+    "focus_turns": "how many of the most visited whole turns that choice starts from",
+    "policy": "the learned prior: on when > 0 with puct; its weight with ucb (0: off)",
+    "select": "selection: puct (the prior prunes) or ucb (every legal move tried first)",
+    "c_puct": "PUCT: the prior term's weight",
+    "c_puct_log": "PUCT: the weight grows by this times ln((N + c_puct_base) / c_puct_base); auto by player count",
+    "c_puct_base": "PUCT: the visits at which the growing weight has added c_puct_log * ln 2",
+    "fpu_reduction": "PUCT: an unvisited move is worth its parent's mean less this",
+    "fpu_scaled": "PUCT: ... the reduction times the square root of the visited moves' prior",
+    "prior_temp": "PUCT with the heuristic's prior: its softmax temperature, in VP",
+    "leaf_mix": "weight of the evaluation at the leaf itself beside the one after the rollout (0: off)",
+    "minimax_mix": "weight of the implicit minimax value in a move's value (0: off)",
+    "opponents": "the other seats: tree (in the tree), random, greedy or policy (outside it), oma (abstracted)",
+    "value_weights": "a directory of value weights to evaluate with instead of the shipped ones",
+    "policy_weights": "a directory of policy weights for the prior instead of the shipped ones",
+    "jobs": "independent searches in threads, merged (root parallelism)",
+    "seed": "the seed of every random draw of the search",
+}
+
 _TYPES = {"iterations": int, "seconds": float, "c": float, "final": str, "reward": str, "mix": float,
           "margin_scale": float, "rollout": str, "epsilon": float, "rollout_turns": int, "fpu": float,
           "prior": bool, "pw_k": float, "pw_alpha": float, "eval": str, "chance": str, "root_floor": float,

@@ -251,7 +251,8 @@ def bots_command(as_json):
     for b in info:
         click.echo(f"{b['name']}: {b['description']}")
         for p in b["params"]:
-            click.echo(f"    {p['name']:<14} {p['type']:<6} default {p['default']!r}")
+            line = f"    {p['name']:<14} {p['type']:<6} default {p['default']!r}"
+            click.echo(f"{line:<48} {p['help']}" if p["help"] else line)
     from ..ai.search import effective_c_puct_log, effective_eval
     evals = [effective_eval("auto", n) for n in (3, 2)]
     logs = [f"{effective_c_puct_log('auto', n):g}" for n in (3, 2)]

@@ -36,7 +36,8 @@ from ..ai.sliced import sliced_search
 DEFAULT_ITERATIONS = 5000
 DEFAULT_LINES = 10
 ENGINE_VERSION = 1
-KNOBS = {f.name: f for f in fields(SearchConfig)}
+# a client names no files on this machine: weight directories (value_weights, policy_weights) are for bot specs
+KNOBS = {f.name: f for f in fields(SearchConfig) if f.name not in ("value_weights", "policy_weights")}
 
 
 # ---------------------------------------------------------------- sliced search
