@@ -187,14 +187,19 @@ def test_the_command_records_the_weight_and_floor_and_refuses_a_bad_weight(tmp_p
 
 # ---------------------------------------------------------------- --out and evaluate
 
-def shipped_copy(tmp_path, monkeypatch) -> Path:
-    """The shipped weights copied to tmp_path/shipped, standing in for the package's (nothing here may write
-    the real package data)."""
+# a set of the first feature layout (60 features, 32 hidden units, one network for 3-5 players) that stays what it
+# is whatever is installed next
+FIRST_LAYOUT = Path(__file__).resolve().parent.parent / "results/value-warm/weights"     # shipped since 2026-12-04
+
+
+def shipped_copy(tmp_path, monkeypatch, source: Path | None = None) -> Path:
+    """The shipped weights (or `source`'s) copied to tmp_path/shipped, standing in for the package's (nothing
+    here may write the real package data)."""
     import shutil
     shipped = tmp_path / "shipped"
     shipped.mkdir()
-    shutil.copy(value.WEIGHTS, shipped / "weights.npz")
-    shutil.copy(value.META, shipped / "weights.json")
+    shutil.copy(source / "weights.npz" if source else value.WEIGHTS, shipped / "weights.npz")
+    shutil.copy(source / "weights.json" if source else value.META, shipped / "weights.json")
     monkeypatch.setattr(value, "DATA_DIR", shipped)
     monkeypatch.setattr(value, "WEIGHTS", shipped / "weights.npz")
     monkeypatch.setattr(value, "META", shipped / "weights.json")
@@ -271,7 +276,7 @@ def test_a_warm_start_begins_at_exactly_the_function_it_was_given_and_then_moves
 
 
 def test_init_records_what_it_started_from_and_refuses_a_set_of_another_shape(tmp_path, monkeypatch, capsys):
-    shipped = shipped_copy(tmp_path, monkeypatch)
+    shipped = shipped_copy(tmp_path, monkeypatch, FIRST_LAYOUT)
     data = save(tmp_path / "d.npz", selfplay.arrays(records(30, search=False, features=core.VALUE_FEATURES)))
     out = tmp_path / "warm"
     run_main(monkeypatch, capsys, "train", "--data", data, "--epochs", "1", "--lr", "3e-4", "--init", "shipped",
@@ -290,10 +295,11 @@ def test_init_records_what_it_started_from_and_refuses_a_set_of_another_shape(tm
 
 
 def test_a_first_layout_set_warm_starts_on_second_layout_data_as_exactly_itself(tmp_path, monkeypatch, capsys):
-    """The shipped set reads 60 features; data of the second layout has 71. --init pads the new features with
-    zero weights, so zero epochs give back the shipped network's predictions; the set written reads 71."""
-    shipped_copy(tmp_path, monkeypatch)
-    assert value.metadata()["features"] == 60
+    """A shipped set of the first layout reads 60 features; data of the second layout has 71. --init pads the new
+    features with zero weights, so zero epochs give back the shipped network's predictions; the set written
+    reads 71."""
+    shipped = shipped_copy(tmp_path, monkeypatch, FIRST_LAYOUT)
+    assert value.metadata(shipped / "weights.json")["features"] == 60
     data = save(tmp_path / "d.npz", selfplay.arrays(records(30, search=False, features=core.VALUE_FEATURES)))
     out = tmp_path / "warm"
     run_main(monkeypatch, capsys, "train", "--data", data, "--epochs", "0", "--init", "shipped", "--shared", "3",
@@ -302,7 +308,7 @@ def test_a_first_layout_set_warm_starts_on_second_layout_data_as_exactly_itself(
     assert sets[3]["w1"].shape == (32, core.VALUE_FEATURES) and sets[2]["w1"].shape == (32, 60)    # 2: kept
     assert json.loads((out / "weights.json").read_text())["features"] == core.VALUE_FEATURES
     x = train_value.load_data([data])[3]["x"]
-    p_old, vp_old = value.forward_numpy(value.read_weights()[3], x)
+    p_old, vp_old = value.forward_numpy(value.read_weights(shipped / "weights.npz", shipped / "weights.json")[3], x)
     p_new, vp_new = value.forward_numpy(sets[3], x)
     assert np.allclose(p_old, p_new, atol=1e-5) and np.allclose(vp_old, vp_new, atol=1e-3)
 
