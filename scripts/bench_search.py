@@ -24,6 +24,7 @@ the core itself with clock() (CPU time). Configurations measured:
   minimax   minimax_mix=0.3: implicit minimax backups (the same evaluation, backed up max^n)
   rt4       rollout_turns=4 (the learning loop's cut-off), otherwise the defaults
   rt4_pol   rollout_turns=4, rollout="policy": the 4 turns' moves drawn from the learned prior
+  oma       opponents="oma": opponent move abstraction (the others' moves lead to one shared node)
 --values A,B runs each compared configuration once with each value weight set (a directory of weights.npz
 and weights.json, or "shipped"), alternated in the same rounds: e.g. the two feature layouts of docs/value.md.
 The value model's forward pass (every seat of one state) and the policy's prior over every legal move are
