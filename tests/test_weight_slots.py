@@ -151,3 +151,20 @@ def test_a_tournament_naming_more_directories_than_slots_is_refused_before_it_st
                             "shipped set in one process")
     del bots["g5"]
     assert len(TournamentConfig.create(bots).bots) == 3
+
+
+def test_a_directory_is_read_once_while_its_files_stay_as_they_are(tmp_path, monkeypatch):
+    # a tournament parses its specs for every game: the weights are read and checked once, again only if changed
+    src = Path(GEN5["policy_weights"])
+    for name in ("weights.npz", "weights.json"):
+        (tmp_path / name).write_bytes((src / name).read_bytes())
+    reads = []
+    real = policy.read_weights
+    monkeypatch.setattr(policy, "read_weights", lambda *a: reads.append(a) or real(*a))
+    for _ in range(3):
+        parse_spec(f"ismcts:iterations=10,policy_weights={tmp_path}")
+    assert len(reads) == 1
+    meta = tmp_path / "weights.json"
+    meta.write_text(meta.read_text() + " ")          # the same content, another size: read again
+    parse_spec(f"ismcts:iterations=10,policy_weights={tmp_path}")
+    assert len(reads) == 2

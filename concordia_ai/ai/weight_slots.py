@@ -22,6 +22,7 @@ from . import policy, value
 KINDS = ("value", "policy")
 _slots: dict[str, dict[str, int]] = {k: {} for k in KINDS}     # kind -> resolved directory -> its slot
 _lock = threading.Lock()
+_checked: dict[tuple, dict] = {}     # (kind, files, their sizes and times) -> the sets read and checked from them
 
 
 class WeightSlotsError(ConcordiaError):
@@ -65,16 +66,20 @@ def slot_for(kind: str, directory: str | Path | None) -> int:
 
 def check(kind: str, directory: str | Path) -> dict:
     """A directory's weight sets of `kind`, read and checked (checksum, shapes, values) without touching the
-    core: a bot spec naming a directory is refused at once, not at its first search."""
+    core: a bot spec naming a directory is refused at once, not at its first search. Read once while the files
+    stay as they are (a tournament parses its specs for every game)."""
     weights, meta = files_of(kind, directory)
     if not weights.is_file() or not meta.is_file():
         raise WeightSlotsError(f"{kind}_weights: {directory} is not a directory with {weights.name} and "
                                f"{meta.name} (as scripts/{'train_value.py train' if kind == 'value' else 'train_policy.py'} "
                                f"--out writes them)")
-    try:
-        return (value if kind == "value" else policy).read_weights(weights, meta)
-    except ConcordiaError as e:
-        raise WeightSlotsError(f"{kind}_weights: {e}") from None
+    key = (kind,) + tuple((str(f.resolve()), f.stat().st_size, f.stat().st_mtime_ns) for f in (weights, meta))
+    if key not in _checked:
+        try:
+            _checked[key] = (value if kind == "value" else policy).read_weights(weights, meta)
+        except ConcordiaError as e:
+            raise WeightSlotsError(f"{kind}_weights: {e}") from None
+    return _checked[key]
 
 
 def check_count(option_sets) -> None:
