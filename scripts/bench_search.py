@@ -8,7 +8,9 @@ Every rate is the median of --reps repetitions of one single-threaded search (jo
 the core itself with clock() (CPU time). Configurations measured:
   default   SearchConfig() defaults: PUCT with the learned prior, c_puct 0.25 (growing by c_puct_log "auto":
             0.45 with 3-5 players, 0 with 2), the value model at the cut-off
-            (rollout_turns=8, random rollouts, root floor)
+            (rollout_turns=4 since generation 5, random rollouts, root floor)
+  before_gen5  the default until generation 5 (search.BEFORE_GEN5): 8 random turns, the weights of before
+            (the package's kept set before-gen5)
   ucb       the default before 2026-12-04 (search.UCB_DEFAULT): select="ucb", no prior
   hand      the default before the value model: UCB, eval="hand", root_floor=0
   full      rollout_turns=0: uniformly random rollouts to the end of the game, otherwise the defaults
@@ -22,7 +24,8 @@ the core itself with clock() (CPU time). Configurations measured:
   puct_pol  select="puct", policy=1.0: the learned prior, once per node (the default's selection)
   leaf_mix  leaf_mix=0.5: the leaf judged before its rollout too (one more evaluation an iteration)
   minimax   minimax_mix=0.3: implicit minimax backups (the same evaluation, backed up max^n)
-  rt4       rollout_turns=4 (the learning loop's cut-off), otherwise the defaults
+  rt4       rollout_turns=4 (the learning loop's cut-off; the default's since generation 5)
+  rt8       rollout_turns=8 (the default's before generation 5), otherwise the defaults
   rt4_pol   rollout_turns=4, rollout="policy": the 4 turns' moves drawn from the learned prior
   oma       opponents="oma": opponent move abstraction (the others' moves lead to one shared node)
 --values A,B runs each compared configuration once with each value weight set (a directory of weights.npz
@@ -77,11 +80,13 @@ CONFIGS = {
     "leaf_mix": dict(leaf_mix=0.5),
     "minimax": dict(minimax_mix=0.3),
     "rt4": dict(rollout_turns=4),
+    "rt8": dict(rollout_turns=8),
+    "before_gen5": dict(rollout_turns=8, value_weights="before-gen5", policy_weights="before-gen5"),
     "rt4_pol": dict(rollout_turns=4, rollout="policy"),
     "oma": dict(opponents="oma"),
 }
 POLICY_CONFIGS = ("default", "full", "greedy", "net", "net_r2", "policy", "policy_ro", "puct_pol", "leaf_mix",
-                  "minimax", "rt4", "rt4_pol", "oma")
+                  "minimax", "rt4", "rt8", "rt4_pol", "oma", "before_gen5")
 
 
 def mid_game(board: str, players: int, seed: int, turn: int) -> Game:

@@ -264,6 +264,7 @@ def _search_digest(extra):
             # eval auto as it meant when the digests were recorded: the hand formula with 2 players (until
             # 2026-12-04, 8th session; search.UCB_DEFAULT_2P)
             kw = dict(kw, eval="hand") if g.n_players == 2 and "eval" not in {**kw, **extra} else kw
+            kw = {"rollout_turns": 8, **kw}       # the default when they were recorded (4 since generation 5)
             r = search(g, SearchConfig(iterations=1500, seed=11, **kw, **extra))
             # the search's play only (moves, visits, mean rewards, the turns reached, the tree's size): the
             # figures shown are the final-result model's (ai/outcome.py), which may change without the search

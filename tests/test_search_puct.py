@@ -242,8 +242,8 @@ def puct_digest(extra):
     rows = []
     for g in (Game.new("imperium", 4, 1), Game.new("italia", 3, 7), Game.new("creta", 2, 5)):
         for kw in (dict(), dict(prior=True, c_puct=0.25), dict(chance="merge", fpu_scaled=False, root_floor=0.0)):
-            knobs = {**dict(c_puct=1.0, policy=0.0, c_puct_log=0.0), **kw, **extra}   # as recorded: before the
-                                                                                        # defaults moved
+            knobs = {**dict(c_puct=1.0, policy=0.0, c_puct_log=0.0, rollout_turns=8), **kw, **extra}  # as recorded:
+                                                                                        # before the defaults moved
             r = search_raw(g, SearchConfig(iterations=1500, seed=3, select="puct", eval="hand", **knobs))
             rows.append([[c["action"], c["visits"], round(c["mean"], 5)] for c in r["children"]])
             rows.append([r["iterations"], r["nodes"], r["expanded"], r["prior_calls"]])

@@ -13,13 +13,14 @@ import pytest
 from concordia_ai import core
 from concordia_ai.ai import outcome, policy, value, weight_slots
 from concordia_ai.ai.bots import BotSpecError, make_bot, parse_spec, spec_meaning
-from concordia_ai.ai.search import SearchConfig, search_raw
+from concordia_ai.ai.search import BEFORE_GEN5, SearchConfig, search_raw
 from concordia_ai.engine.game import Game
 from concordia_ai.lab import prior_weights, value_weights
 
 ROOT = Path(__file__).resolve().parent.parent
-GEN5 = dict(value_weights=str(ROOT / "results/loop/gen-5/value-weights"),
-            policy_weights=str(ROOT / "results/loop/gen-5/weights"))
+# another generation than the shipped one: the sets shipped until generation 5, kept in the package
+OTHER = dict(value_weights=str(weight_slots.SETS / "before-gen5" / "value"),
+             policy_weights=str(weight_slots.SETS / "before-gen5" / "policy"))
 
 
 def _figures(r):
@@ -33,13 +34,13 @@ def _search(game, **knobs):
 def test_a_named_directory_plays_as_if_it_were_installed_and_leaves_the_shipped_search_alone():
     g = Game.new("imperium", 4, 3)
     shipped_before = _search(g)
-    named = _search(g, **GEN5)
+    named = _search(g, **OTHER)
     assert named != shipped_before                         # other weights, another search
     assert _search(g) == shipped_before                    # the shipped sets (slot 0) are untouched
     # the directory's sets put into slot 0 instead (as the gate did before slots) give the same search, bit for bit
     try:
-        prior_weights.hold(GEN5["policy_weights"])
-        value_weights.hold(GEN5["value_weights"])
+        prior_weights.hold(OTHER["policy_weights"])
+        value_weights.hold(OTHER["value_weights"])
         assert _search(g) == named
     finally:
         prior_weights.hold(str(policy.DATA_DIR))
@@ -49,27 +50,27 @@ def test_a_named_directory_plays_as_if_it_were_installed_and_leaves_the_shipped_
 
 def test_each_kind_has_its_own_slot():
     g = Game.new("italia", 3, 2)
-    both, value_only, prior_only = _search(g, **GEN5), _search(g, value_weights=GEN5["value_weights"]), \
-        _search(g, policy_weights=GEN5["policy_weights"])
+    both, value_only, prior_only = _search(g, **OTHER), _search(g, value_weights=OTHER["value_weights"]), \
+        _search(g, policy_weights=OTHER["policy_weights"])
     assert len({json.dumps(x) for x in (both, value_only, prior_only, _search(g))}) == 4
-    d = SearchConfig(**GEN5).core_dict(players=3)
-    assert d["value_slot"] == weight_slots.slot_for("value", GEN5["value_weights"]) >= 1
-    assert d["policy_slot"] == weight_slots.slot_for("policy", GEN5["policy_weights"]) >= 1
+    d = SearchConfig(**OTHER).core_dict(players=3)
+    assert d["value_slot"] == weight_slots.slot_for("value", OTHER["value_weights"]) >= 1
+    assert d["policy_slot"] == weight_slots.slot_for("policy", OTHER["policy_weights"]) >= 1
     assert "value_weights" not in d and "policy_weights" not in d        # the core takes slots, not paths
     # the hand formula reads no value model, a search without the prior no policy: their slots stay 0
-    assert SearchConfig(eval="hand", policy=0.0, **GEN5).core_dict(players=3)[
-        "value_slot"] == 0 == SearchConfig(eval="hand", policy=0.0, **GEN5).core_dict(players=3)["policy_slot"]
+    assert SearchConfig(eval="hand", policy=0.0, **OTHER).core_dict(players=3)[
+        "value_slot"] == 0 == SearchConfig(eval="hand", policy=0.0, **OTHER).core_dict(players=3)["policy_slot"]
 
 
 def test_searches_with_different_weights_at_once_in_threads_give_what_each_gives_alone():
     g = Game.new("creta", 4, 5)
-    alone = {"named": _search(g, **GEN5), "shipped": _search(g)}
+    alone = {"named": _search(g, **OTHER), "shipped": _search(g)}
     got = {}
 
     def run(name, knobs):
         got[name] = [_search(g, **knobs) for _ in range(3)]
 
-    threads = [threading.Thread(target=run, args=("named", GEN5)), threading.Thread(target=run, args=("shipped", {}))]
+    threads = [threading.Thread(target=run, args=("named", OTHER)), threading.Thread(target=run, args=("shipped", {}))]
     for t in threads:
         t.start()
     for t in threads:
@@ -78,18 +79,36 @@ def test_searches_with_different_weights_at_once_in_threads_give_what_each_gives
 
 
 def test_a_bot_spec_names_a_generation_and_its_records_name_the_weights_it_read():
-    spec = f"ismcts:iterations=200,rollout_turns=4,value_weights={GEN5['value_weights']}," \
-           f"policy_weights={GEN5['policy_weights']}"
-    assert parse_spec(spec)[1]["value_weights"] == GEN5["value_weights"]
+    spec = f"ismcts:iterations=200,rollout_turns=4,value_weights={OTHER['value_weights']}," \
+           f"policy_weights={OTHER['policy_weights']}"
+    assert parse_spec(spec)[1]["value_weights"] == OTHER["value_weights"]
     g = Game.new("aegyptus", 2, 4)
     assert make_bot(spec, seed=3).choose(g) in g.legal_moves()
     meaning = spec_meaning(spec, 2)
     sha = lambda d: json.loads((Path(d) / "weights.json").read_text())["sha256"]   # noqa: E731
-    assert meaning["value_sha256"] == sha(GEN5["value_weights"]) != outcome.current_sha("value")
-    assert meaning["policy_sha256"] == sha(GEN5["policy_weights"]) != outcome.current_sha("policy")
+    assert meaning["value_sha256"] == sha(OTHER["value_weights"]) != outcome.current_sha("value")
+    assert meaning["policy_sha256"] == sha(OTHER["policy_weights"]) != outcome.current_sha("policy")
     # the hint's check names the other weights, not their path
-    record = outcome.search_record(SearchConfig(**GEN5))
+    record = outcome.search_record(SearchConfig(**OTHER))
     assert record["value_sha256"] == meaning["value_sha256"] and "value_weights" not in record
+
+
+def test_a_kept_set_is_named_by_its_name_and_plays_the_default_it_was():
+    assert "before-gen5" in weight_slots.kept_sets()
+    for kind in weight_slots.KINDS:
+        assert weight_slots.directory_of(kind, "before-gen5") == Path(OTHER[f"{kind}_weights"])
+        assert weight_slots.directory_of(kind, "results") == Path("results")      # a directory stays itself
+    # the kept sets are the ones results/ names as the default of before (same sha256)
+    sha = lambda d: json.loads((Path(d) / "weights.json").read_text())["sha256"]   # noqa: E731
+    assert sha(OTHER["value_weights"]) == sha(ROOT / "results/value-warm/weights")
+    assert sha(OTHER["policy_weights"]) == sha(ROOT / "results/loop/gen-1/weights")
+    meaning = spec_meaning(BEFORE_GEN5, 4)
+    assert meaning["rollout_turns"] == 8
+    assert (meaning["value_sha256"], meaning["policy_sha256"]) == (sha(OTHER["value_weights"]),
+                                                                   sha(OTHER["policy_weights"]))
+    g = Game.new("imperium", 4, 3)
+    by_name = _search(g, value_weights="before-gen5", policy_weights="before-gen5")
+    assert by_name == _search(g, **OTHER) != _search(g)
 
 
 @pytest.mark.parametrize("bad,words", [
@@ -100,10 +119,11 @@ def test_a_spec_naming_an_unusable_directory_is_refused_in_one_line(bad, words):
     with pytest.raises(BotSpecError) as e:
         parse_spec(f"ismcts:iterations=10,{bad}")
     assert words in str(e.value) and "\n" not in str(e.value)
+    assert str(e.value).endswith("nor a kept set (before-gen5)")
 
 
 def test_a_damaged_directory_is_refused(tmp_path):
-    src = Path(GEN5["value_weights"])
+    src = Path(OTHER["value_weights"])
     for name in ("weights.npz", "weights.json"):
         (tmp_path / name).write_bytes((src / name).read_bytes())
     raw = bytearray((tmp_path / "weights.npz").read_bytes())
@@ -155,7 +175,7 @@ def test_a_tournament_naming_more_directories_than_slots_is_refused_before_it_st
 
 def test_a_directory_is_read_once_while_its_files_stay_as_they_are(tmp_path, monkeypatch):
     # a tournament parses its specs for every game: the weights are read and checked once, again only if changed
-    src = Path(GEN5["policy_weights"])
+    src = Path(OTHER["policy_weights"])
     for name in ("weights.npz", "weights.json"):
         (tmp_path / name).write_bytes((src / name).read_bytes())
     reads = []

@@ -54,6 +54,11 @@ AUTO_C_PUCT_LOG = {2: 0.0, 3: 0.45, 4: 0.45, 5: 0.45}
 AUTO_EVAL = {2: "net", 3: "net", 4: "net", 5: "net"}
 UCB_DEFAULT = "ismcts:select=ucb,policy=0"   # the bots' default before 2026-12-04 (2nd session), as a bot spec;
 UCB_DEFAULT_2P = UCB_DEFAULT + ",eval=hand"  # with 2 players it evaluated with the hand formula (eval auto then)
+# The bots' default until generation 5 of the learning loop was installed (2026-12-05, 13th session): 8 random
+# turns after the tree, the loop's generation-1 prior and the warm-started value model, both kept in the package
+# (weight_slots.SETS). Generation 5 won 88 of 200 4-player Imperium games against three copies of it at 30 ms
+# (44.0 %, fair share 25 %; results/gen5-default/README.md).
+BEFORE_GEN5 = "ismcts:rollout_turns=8,value_weights=before-gen5,policy_weights=before-gen5"
 SETTLED = 0.01           # a win % at most this far from 0 or 1: the winner is settled, turns rank by VP
 
 
@@ -82,7 +87,8 @@ class SearchConfig:
     rollout: str = "random"       # rollout policy: uniform random, greedy one-step lookahead, none (judge the leaf),
                                   # or policy (moves drawn from the learned prior: ai/policy.py)
     epsilon: float = 0.2          # greedy rollouts: chance of a random move instead
-    rollout_turns: int = 8        # cut-off after this many turns with a static evaluation (0: to the end)
+    rollout_turns: int = 4        # cut-off after this many turns with a static evaluation (0: to the end); 4 since
+                                  # generation 5 (its value model stands after fewer random turns; 8 before)
     fpu: float = 0.0              # first-play urgency: expand an untried move only if it beats the best UCB (0: always)
     prior: bool = False           # expand untried moves in the heuristic's order instead of at random
     pw_k: float = 0.0             # progressive widening: at most pw_k * visits^pw_alpha children (0: off)
@@ -119,7 +125,8 @@ class SearchConfig:
                                   # "oma": tree nodes chosen by each seat's own statistics, every move of another
                                   # seat leading to one shared node (opponent move abstraction; needs puct)
     value_weights: str = ""       # a directory of value weights (train_value.py train --out) the search evaluates
-                                  # with instead of the shipped set (""), held in a slot of its own (weight_slots)
+                                  # with instead of the shipped set (""), held in a slot of its own (weight_slots);
+                                  # or the name of a set the package keeps (weight_slots.SETS: "before-gen5")
     policy_weights: str = ""      # ... and of policy weights (train_policy.py --out) for its prior
     jobs: int = 1                 # root parallelism: independent searches in threads, merged
     seed: int = 0
@@ -227,8 +234,10 @@ SEARCH_HELP = {
     "leaf_mix": "weight of the evaluation at the leaf itself beside the one after the rollout (0: off)",
     "minimax_mix": "weight of the implicit minimax value in a move's value (0: off)",
     "opponents": "the other seats: tree (in the tree), random, greedy or policy (outside it), oma (abstracted)",
-    "value_weights": "a directory of value weights to evaluate with instead of the shipped ones",
-    "policy_weights": "a directory of policy weights for the prior instead of the shipped ones",
+    "value_weights": "a directory of value weights to evaluate with instead of the shipped ones, or a kept "
+                     "set's name (before-gen5: the default's until generation 5)",
+    "policy_weights": "a directory of policy weights for the prior instead of the shipped ones, or a kept set's "
+                      "name (before-gen5)",
     "jobs": "independent searches in threads, merged (root parallelism)",
     "seed": "the seed of every random draw of the search",
 }

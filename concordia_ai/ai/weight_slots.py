@@ -9,6 +9,11 @@ run at once in threads, and a bot spec can name any generation of the learning l
 
     >>> slot_for("value", "results/loop/gen-5/value-weights")     # 1 (loaded now), then 1 again
     >>> slot_for("value", "")                                     # 0: the shipped set
+
+A name that is not a directory but one of the package's kept sets (SETS: concordia_ai/data/sets/NAME/value and
+/policy, installed with the package) means that set, so an earlier default plays from any install:
+
+    >>> slot_for("policy", "before-gen5")                         # the prior shipped until generation 5
 """
 from __future__ import annotations
 
@@ -29,10 +34,27 @@ class WeightSlotsError(ConcordiaError):
     """A weights directory that cannot be read, or more directories than the core has slots for."""
 
 
-def files_of(kind: str, directory: str | Path) -> tuple[Path, Path]:
-    """The directory's weights.npz and weights.json."""
-    mod = value if kind == "value" else policy
+SETS = Path(__file__).resolve().parent.parent / "data" / "sets"
+
+
+def kept_sets() -> list[str]:
+    """The names of the weight sets the package keeps (SETS)."""
+    return sorted(d.name for d in SETS.iterdir() if d.is_dir()) if SETS.is_dir() else []
+
+
+def directory_of(kind: str, directory: str | Path) -> Path:
+    """The directory a search's value_weights / policy_weights means: a kept set's `kind` folder for a bare name
+    that is not a directory here (SETS), else the directory itself."""
     d = Path(directory)
+    if not d.is_dir() and len(d.parts) == 1 and (SETS / d.name / kind).is_dir():
+        return SETS / d.name / kind
+    return d
+
+
+def files_of(kind: str, directory: str | Path) -> tuple[Path, Path]:
+    """The weights.npz and weights.json of a directory or kept set (directory_of)."""
+    mod = value if kind == "value" else policy
+    d = directory_of(kind, directory)
     return d / mod.WEIGHTS.name, d / mod.META.name
 
 
@@ -44,7 +66,7 @@ def slot_for(kind: str, directory: str | Path | None) -> int:
         raise ValueError(f"weight kind {kind!r} is not one of {', '.join(KINDS)}")
     if not directory:
         return 0
-    key = str(Path(directory).resolve())
+    key = str(directory_of(kind, directory).resolve())
     with _lock:
         if key in _slots[kind]:
             return _slots[kind][key]
@@ -72,7 +94,7 @@ def check(kind: str, directory: str | Path) -> dict:
     if not weights.is_file() or not meta.is_file():
         raise WeightSlotsError(f"{kind}_weights: {directory} is not a directory with {weights.name} and "
                                f"{meta.name} (as scripts/{'train_value.py train' if kind == 'value' else 'train_policy.py'} "
-                               f"--out writes them)")
+                               f"--out writes them) nor a kept set ({', '.join(kept_sets()) or 'none'})")
     key = (kind,) + tuple((str(f.resolve()), f.stat().st_size, f.stat().st_mtime_ns) for f in (weights, meta))
     if key not in _checked:
         try:
@@ -87,7 +109,8 @@ def check_count(option_sets) -> None:
     directories of each kind as the core has slots for besides the shipped set: refused in one line before any
     game runs, not in a worker at its first search."""
     for kind in KINDS:
-        dirs = sorted({str(Path(o[f"{kind}_weights"]).resolve()) for o in option_sets if o.get(f"{kind}_weights")})
+        dirs = sorted({str(directory_of(kind, o[f"{kind}_weights"]).resolve())
+                       for o in option_sets if o.get(f"{kind}_weights")})
         if len(dirs) > core.WEIGHT_SLOTS - 1:
             raise WeightSlotsError(f"{kind}_weights: the bots name {len(dirs)} directories; at most "
                                    f"{core.WEIGHT_SLOTS - 1} can be held beside the shipped set in one process")
