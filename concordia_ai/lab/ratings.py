@@ -85,6 +85,21 @@ SPRT_ALPHA = 0.05
 SPRT_BETA = 0.05
 
 
+def win_share_to_elo(share: float, players: int) -> float:
+    """The rating (Elo scale, ELO_PER_LOG) above `players - 1` equal opponents at which the Plackett-Luce model
+    gives a bot `share` of the wins: its strength's part of the table's, e^r / (e^r + players - 1) = share. A
+    fair share is 0; half the wins against three copies is ln 3, 190.8 Elo. The inverse of elo_to_win_share."""
+    if not 0.0 < share < 1.0:
+        raise ValueError(f"share {share} is not strictly between 0 and 1")
+    return ELO_PER_LOG * math.log(share * (players - 1) / (1.0 - share))
+
+
+def elo_to_win_share(elo: float, players: int) -> float:
+    """The share of the wins the Plackett-Luce model gives a bot `elo` above `players - 1` equal opponents."""
+    e = math.exp(elo / ELO_PER_LOG)
+    return e / (e + players - 1)
+
+
 def elo_to_score(elo: float) -> float:
     """Expected head-to-head score of a bot `elo` points stronger."""
     return 1.0 / (1.0 + 10.0 ** (-elo / 400.0))
