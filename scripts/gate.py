@@ -33,22 +33,28 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from concordia_ai.engine.errors import ConcordiaError  # noqa: E402
+from concordia_ai.ai import weight_slots  # noqa: E402
 from concordia_ai.lab import gate  # noqa: E402
 from concordia_ai.lab.loop import parse_knobs  # noqa: E402
 
 
-def weights_dir(path: str | None, flag: str, ap) -> str | None:
+def weights_dir(path: str | None, flag: str, ap, kind: str) -> str | None:
+    """The directory a weights flag names: a directory, or a set the package keeps (weight_slots.SETS), given
+    as its folder so that the gate's sides hold a directory as before."""
     if path is None:
         return None
-    if not Path(path).is_dir():
-        ap.exit(2, f"error: {flag}: {path} is not a directory of weights (weights.npz and weights.json)\n")
-    return path
+    d = weight_slots.directory_of(kind, path)
+    if not d.is_dir():
+        ap.exit(2, f"error: {flag}: {path} is not a directory of weights (weights.npz and weights.json) nor a "
+                   f"kept set ({', '.join(weight_slots.kept_sets()) or 'none'})\n")
+    return path if d == Path(path) else str(d)
 
 
 def main(argv=None) -> dict:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--candidate", default="", help="the candidate's knobs over the defaults")
-    ap.add_argument("--candidate-prior", default=None, metavar="DIR", help="its policy weights (default: shipped)")
+    ap.add_argument("--candidate-prior", default=None, metavar="DIR", help="its policy weights: a directory or a kept set's name, e.g. before-gen5 "
+                    "(default: shipped)")
     ap.add_argument("--candidate-value", default=None, metavar="DIR", help="its value weights (default: shipped)")
     ap.add_argument("--incumbent", default="", help="the incumbent's knobs over the defaults")
     ap.add_argument("--incumbent-prior", default=None, metavar="DIR")
@@ -80,13 +86,13 @@ def main(argv=None) -> dict:
         ap.exit(2, f"error: --games must be >= 1 and --delta in (0, {1 - 1 / args.players:.2f})\n")
     try:
         sides = dict(candidate=gate.Side(parse_knobs(args.candidate, "--candidate"),
-                                         weights_dir(args.candidate_prior, "--candidate-prior", ap),
-                                         weights_dir(args.candidate_value, "--candidate-value", ap),
+                                         weights_dir(args.candidate_prior, "--candidate-prior", ap, "policy"),
+                                         weights_dir(args.candidate_value, "--candidate-value", ap, "value"),
                                          None if args.candidate_seconds is None
                                          else dict(iterations=0, seconds=args.candidate_seconds)),
                      incumbent=gate.Side(parse_knobs(args.incumbent, "--incumbent"),
-                                         weights_dir(args.incumbent_prior, "--incumbent-prior", ap),
-                                         weights_dir(args.incumbent_value, "--incumbent-value", ap)))
+                                         weights_dir(args.incumbent_prior, "--incumbent-prior", ap, "policy"),
+                                         weights_dir(args.incumbent_value, "--incumbent-value", ap, "value")))
     except ConcordiaError as e:
         ap.exit(2, f"error: {e}\n")
     budget = (dict(iterations=args.iterations, seconds=0.0) if args.iterations is not None

@@ -53,3 +53,15 @@ def test_bad_input_is_one_line_and_exit_2(tmp_path):
         lines = r.stderr.strip().splitlines()
         assert words in lines[-1] and "Traceback" not in r.stderr, (args, r.stderr)
     assert not (tmp_path / "x.jsonl").exists()
+
+
+def test_a_kept_set_is_named_by_its_name(tmp_path, capsys):
+    from concordia_ai.ai import weight_slots
+    log = tmp_path / "k.jsonl"
+    out = gate_script.main(["--candidate", "rollout_turns=1", "--incumbent", "rollout_turns=1",
+                            "--incumbent-prior", "before-gen5", "--incumbent-value", "before-gen5",
+                            "--board", "italia", "--players", "2", "--iterations", "10", "--games", "2",
+                            "--log", str(log)])
+    assert out["sides"]["incumbent"]["weights"] == str(weight_slots.SETS / "before-gen5" / "policy")
+    assert out["sides"]["incumbent"]["value_weights"] == str(weight_slots.SETS / "before-gen5" / "value")
+    assert out["sides"]["candidate"]["weights"] is None and out["games"] == 2
