@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # The 2-player openings for the final-result model's fit with generation 5 installed (as
-# results/outcome/selfplay-open-2p/run.sh for today's default): the first turn of each of the 1,000 games of
+# results/outcome/selfplay-open-2p/run.sh for today's default): the first turn of each game of
 # generation 5's self-play here (run.sh) searched as the hint will search it (search.TABLE_SEARCH with
 # rollout_turns=4) at 3 s and 0.3 s, one search per game. Run from the checkout that holds generation 5's weights.
-# Planned: 1,000 positions x 3.3 CPU s, about 55 CPU minutes, 28-32 minutes of wall time on 2 cores; the log resumes.
+# Planned: 480 positions (run.sh's 60 deals a board) x 3.3 CPU s, about 26 CPU minutes, 13-15 minutes of wall time on
+# 2 cores; the log resumes.
 set -euo pipefail
 cd "$(dirname "$0")/../../.."
 d=results/outcome/selfplay-2p-gen5
