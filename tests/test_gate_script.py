@@ -56,12 +56,17 @@ def test_bad_input_is_one_line_and_exit_2(tmp_path):
 
 
 def test_a_kept_set_is_named_by_its_name(tmp_path, capsys):
-    from concordia_ai.ai import weight_slots
+    from concordia_ai.ai import policy, weight_slots
+    from concordia_ai.lab import prior_weights, value_weights
     log = tmp_path / "k.jsonl"
-    out = gate_script.main(["--candidate", "rollout_turns=1", "--incumbent", "rollout_turns=1",
-                            "--incumbent-prior", "before-gen5", "--incumbent-value", "before-gen5",
-                            "--board", "italia", "--players", "2", "--iterations", "10", "--games", "2",
-                            "--log", str(log)])
+    try:
+        out = gate_script.main(["--candidate", "rollout_turns=1", "--incumbent", "rollout_turns=1",
+                                "--incumbent-prior", "before-gen5", "--incumbent-value", "before-gen5",
+                                "--board", "italia", "--players", "2", "--iterations", "10", "--games", "2",
+                                "--log", str(log)])
+    finally:      # the gate's sides hold their weights in the core's slot 0: the shipped ones back for the next test
+        prior_weights.hold(str(policy.DATA_DIR))
+        value_weights.hold(None)
     assert out["sides"]["incumbent"]["weights"] == str(weight_slots.SETS / "before-gen5" / "policy")
     assert out["sides"]["incumbent"]["value_weights"] == str(weight_slots.SETS / "before-gen5" / "value")
     assert out["sides"]["candidate"]["weights"] is None and out["games"] == 2

@@ -19,7 +19,7 @@ sys.path.insert(0, str(ROOT / "scripts"))
 import outcome_fit  # noqa: E402
 
 HINT = SearchConfig(**TABLE_SEARCH)          # the search of hint, review and analyze
-UCB_HINT = SearchConfig(focus=0.25, select="ucb", policy=0.0, c_puct_log=0.0)   # a search that reads no prior
+UCB_HINT = SearchConfig(focus=0.25, select="ucb", policy=0.0, c_puct_log=0.0, rollout_turns=8)   # reads no prior
                                                                                 # (the hint's before)
 MODEL = dict(b=[0, 0], k=[1, 0], d=[0, 0], log_sigma=[2, 0])
 
@@ -52,12 +52,15 @@ def test_the_installed_file_gives_the_hints_own_search_no_note():
 
 
 def test_the_installed_file_names_the_bots_search_and_the_ucb_search():
-    # the bots' default: the same PUCT and prior and no final choice over whole turns; its c_puct_log "auto" is
-    # the hint's 0.45 with 3-5 players and a constant c_puct with 2
+    # the bots' default: the same PUCT and no final choice over whole turns, generation 5's weights and 4 random
+    # turns (the hint keeps those of before: search.TABLE_SEARCH); its c_puct_log "auto" is the hint's 0.45 with
+    # 3-5 players and a constant c_puct with 2
     note = outcome.search_note(SearchConfig(), 4)
-    assert "fitted with focus 0.25, this search has focus 0)" in note
+    assert ("fitted with rollout_turns 8 and focus 0.25, this search has rollout_turns 4 and focus 0; a different "
+            "value model; a different policy prior)") in note
     note = outcome.search_note(SearchConfig(), 2)
-    assert "fitted with focus 0.25 and c_puct_log 0.45, this search has focus 0 and c_puct_log 0" in note
+    assert ("fitted with rollout_turns 8, focus 0.25 and c_puct_log 0.45, this search has rollout_turns 4, focus 0 "
+            "and c_puct_log 0;") in note
     assert note.startswith("the win % here is calibrated on another search (") and "\n" not in note
     # the UCB search the hint ran before 2026-12-04 (3rd session)
     note = outcome.search_note(replace(HINT, select="ucb", policy=0.0), 3)
@@ -72,8 +75,9 @@ def test_the_installed_file_records_the_hints_search_with_the_shipped_weights():
     # a knob added after the fit is not named; the hint has it at its default, the search there was
     later = set(knobs) - set(named)
     assert later <= {"leaf_mix", "opponents", "minimax_mix"} and all(knobs[k] == getattr(SearchConfig(), k) for k in later)
-    assert fitted["policy_sha256"] == outcome.current_sha("policy")
-    assert fitted["value_sha256"] == outcome.current_sha("value")
+    # the weights the hint reads: the kept set of before generation 5 (TABLE_SEARCH), not the shipped ones
+    assert fitted["policy_sha256"] == outcome.current_sha("policy", HINT.policy_weights) != outcome.current_sha("policy")
+    assert fitted["value_sha256"] == outcome.current_sha("value", HINT.value_weights) != outcome.current_sha("value")
     assert fitted["auto_eval"] == outcome.auto_eval_record() == {"2": "net", "3": "net", "4": "net", "5": "net"}
     info = json.loads(outcome.MODELS.read_text())
     # every position searched again with the installed value model: 3-5 players in warm-log, 2 in net2p-log and
