@@ -21,6 +21,7 @@ import threading
 from pathlib import Path
 
 from .. import core
+from ..engine.content import DATA_DIR as PACKAGE_DATA
 from ..engine.errors import ConcordiaError
 from . import policy, value
 
@@ -34,7 +35,7 @@ class WeightSlotsError(ConcordiaError):
     """A weights directory that cannot be read, or more directories than the core has slots for."""
 
 
-SETS = Path(__file__).resolve().parent.parent / "data" / "sets"
+SETS = PACKAGE_DATA / "sets"
 
 
 def kept_sets() -> list[str]:

@@ -10,8 +10,9 @@ cd "$(dirname "$0")/../../.."
 PY=${PY:-.venv/bin/python}
 S=results/stability-puct
 # the spread pooled over generation 5's sweep and the three the installed model's was pooled over (one sweep of 52
-# positions pins it poorly: two sweeps of the search before gave 1.7 and 6.3 VP with 2 players; generation 5's alone, 1.6 / 2.9 /
-# 0.36 / 0.08 VP for 2-5 players, is within their range); tie rules replayed on generation 5's sweep
+# positions pins it poorly: two sweeps of the search before gave 1.7 and 6.3 VP with 2 players; generation 5's
+# alone, 1.6 / 2.9 / 0.36 / 0.08 VP for 2-5 players, is within their range); tie rules replayed on generation
+# 5's sweep
 $PY scripts/stability_replay.py --log $S/record_gen5.json.positions.jsonl --sweep-models $S/sweep-models-gen5.json \
     --log $S/record_net2p-b.json.positions.jsonl --sweep-models $S/sweep-models-net2p-b.json \
     --log $S/record_net2p-a.json.positions.jsonl --sweep-models $S/sweep-models-net2p-a.json \
