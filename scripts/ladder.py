@@ -7,9 +7,10 @@ scripts/ladder.sh, the rating gain per doubling of thinking time, results/ladder
 
 Ratings are on the Elo scale (concordia_ai.lab.ratings: a 100-point gap means the stronger bot finishes
 ahead of the weaker one in 64 % of their meetings) and anchored at the heuristic bot (0), so the three
-settings share a zero. The intervals resample whole seed blocks. The gain per doubling is the
+settings share a zero (--anchor names another bot, for a tournament without it). The intervals resample
+whole seed blocks. The gain per doubling is the
 least-squares slope of rating against log2(seconds per move) over the four fixed-time ISMCTS bots,
-with its interval from the same bootstrap samples. Prints the whole report as JSON.
+with its interval from the same bootstrap samples (left out where fewer than two of them played). Prints the whole report as JSON.
 """
 from __future__ import annotations
 
@@ -41,12 +42,14 @@ def percentile_interval(xs: list[float]) -> list[float]:
     return [xs[int(0.025 * (len(xs) - 1))], xs[int(math.ceil(0.975 * (len(xs) - 1)))]]
 
 
-def analyse(folder: str, reps: int, seed: int) -> dict:
+def analyse(folder: str, reps: int, seed: int, anchor: str = ANCHOR) -> dict:
     with open(os.path.join(folder, "tournament.json")) as f:
         config = TournamentConfig.from_json(json.load(f))
     records = read_log(os.path.join(folder, "games.jsonl"))
     names = [b.name for b in config.bots]
     index = {n: i for i, n in enumerate(names)}
+    if anchor not in index:
+        raise ValueError(f"--anchor {anchor}: not a bot of {folder} ({', '.join(names)})")
     blocks: dict[int, list[list[int]]] = defaultdict(list)
     decisions = defaultdict(int)
     for rec in records:
@@ -56,7 +59,7 @@ def analyse(folder: str, reps: int, seed: int) -> dict:
 
     def fit(data):
         r = ratings.plackett_luce([x for bl in data for x in bl], len(names))
-        base = r[index[ANCHOR]]
+        base = r[index[anchor]]
         return [x - base for x in r]
 
     point = fit(block_list)
@@ -67,7 +70,8 @@ def analyse(folder: str, reps: int, seed: int) -> dict:
     for _ in range(reps):
         r = fit([block_list[rng.randrange(len(block_list))] for _ in block_list])
         samples.append(r)
-        slopes.append(slope(xs, [r[index[n]] for n in timed]))
+        if len(timed) > 1:
+            slopes.append(slope(xs, [r[index[n]] for n in timed]))
     rows = []
     for i, row in enumerate(table["bots"]):
         rows.append(dict(bot=row["bot"], spec=config.bots[i].spec, games=row["games"], wins=row["wins"],
@@ -83,10 +87,10 @@ def analyse(folder: str, reps: int, seed: int) -> dict:
                           ci=percentile_interval(gains)))
     return dict(folder=folder, map=config.board, players=config.players, seed=config.seed,
                 games=len(records), blocks=len(block_list), planned_games=config.games,
-                fair_share=1 / config.players, anchor=ANCHOR, bots=rows,
+                fair_share=1 / config.players, anchor=anchor, bots=rows,
                 gain_per_doubling=dict(fit="least squares over " + ", ".join(timed),
                                        elo=slope(xs, [point[index[n]] for n in timed]),
-                                       ci=percentile_interval(slopes)),
+                                       ci=percentile_interval(slopes)) if len(timed) > 1 else None,
                 steps=steps)
 
 
@@ -95,14 +99,15 @@ def markdown(report: dict) -> str:
     for st in report["settings"]:
         bots.update({r["bot"]: r["spec"] for r in st["bots"]})
     made = (f"python3 scripts/ladder.py --root {report.get('root', 'results/ladder')} "
-            f"--out {report.get('out', 'results')} --bootstrap {report['bootstrap']}")
+            f"--out {report.get('out', 'results')} --bootstrap {report['bootstrap']}"
+            + (f" --anchor {anchor}" if (anchor := report["settings"][0].get("anchor", ANCHOR)) != ANCHOR else ""))
     out = ["# Strength ladder", "",
            f"{len(bots)} bots in one tournament per setting: "
            + ", ".join(f"`{name}` (`{spec}`)" if spec != name else f"`{name}`" for name, spec in bots.items())
            + ". Lineups are drawn balanced (every bot plays the same number of seed blocks, give or take one) and "
            "every block rotates its lineup through all seats on one deal. Ratings: Plackett-Luce on the finishing "
-           "orders, Elo scale (+100 = finishes ahead in 64 % of meetings), anchored at `heuristic` = 0, with 95 % "
-           f"bootstrap intervals over seed blocks ({report['bootstrap']} resamples).", "",
+           "orders, Elo scale (+100 = finishes ahead in 64 % of meetings), anchored at "
+           f"`{report['settings'][0].get('anchor', ANCHOR)}` = 0, with 95 % bootstrap intervals over seed blocks ({report['bootstrap']} resamples).", "",
            "Made by:", "", "```", "the tournaments (`concordia tournament`, resumable): scripts/ladder.sh or the "
            "folder's run script", f"{made}   # this report, ladder.json and ladder.png",
            "```", "", "What the ladder shows, and what it does not, is in "
@@ -123,8 +128,9 @@ def markdown(report: dict) -> str:
             out.append(f"| {r['bot']} | {r['rating']:+.0f} | {r['rating_ci'][0]:+.0f} .. {r['rating_ci'][1]:+.0f} | "
                        f"{r['games']} | {100 * r['win_rate']:.1f} | {100 * r['win_ci'][0]:.0f}-{100 * r['win_ci'][1]:.0f} | "
                        f"{r['mean_vp']:.1f} | {r['think_seconds_per_game']:.1f} |")
-        out += ["", f"Rating gain per doubling of thinking time ({g['fit']}): **{g['elo']:+.0f} Elo** "
-                f"(95% CI {g['ci'][0]:+.0f} .. {g['ci'][1]:+.0f}). Step by step:", ""]
+        if g:
+            out += ["", f"Rating gain per doubling of thinking time ({g['fit']}): **{g['elo']:+.0f} Elo** "
+                    f"(95% CI {g['ci'][0]:+.0f} .. {g['ci'][1]:+.0f}). Step by step:", ""]
         for st in s["steps"]:
             out.append(f"- {st['low']} to {st['high']} ({st['doublings']:.2f} doublings): "
                        f"{st['gain_per_doubling']:+.0f} Elo per doubling (95% CI {st['ci'][0]:+.0f} .. {st['ci'][1]:+.0f})")
@@ -151,9 +157,9 @@ def plot(report: dict, path: str) -> None:
         ax.set_yticklabels([r["bot"] for r in bots])
         ax.axvline(0, color="black", lw=0.5)
         g = s["gain_per_doubling"]
-        ax.set_title(f"{s['title']} ({s['games']} games)\n{g['elo']:+.0f} Elo per doubling "
-                     f"[{g['ci'][0]:+.0f}, {g['ci'][1]:+.0f}]", fontsize=10)
-        ax.set_xlabel("Plackett-Luce rating (Elo scale, heuristic = 0), 95% CI")
+        ax.set_title(f"{s['title']} ({s['games']} games)" + (f"\n{g['elo']:+.0f} Elo per doubling "
+                     f"[{g['ci'][0]:+.0f}, {g['ci'][1]:+.0f}]" if g else ""), fontsize=10)
+        ax.set_xlabel(f"Plackett-Luce rating (Elo scale, {s.get('anchor', ANCHOR)} = 0), 95% CI")
         ax.grid(axis="x", alpha=0.3)
     fig.tight_layout()
     fig.savefig(path, dpi=110)
@@ -167,12 +173,17 @@ def main() -> int:
     ap.add_argument("--seed", type=int, default=0, help="bootstrap seed")
     ap.add_argument("--out", default="results", help="where ladder.md, ladder.json and ladder.png go")
     ap.add_argument("--json", action="store_true", help="print the report (it is always written)")
+    ap.add_argument("--anchor", default=ANCHOR, help=f"the bot rated 0 (default {ANCHOR})")
     args = ap.parse_args()
     settings = []
     for key, title in SETTINGS:
         folder = os.path.join(args.root, key)
         if os.path.exists(os.path.join(folder, "games.jsonl")):
-            settings.append(dict(title=title, **analyse(folder, args.bootstrap, args.seed)))
+            try:
+                settings.append(dict(title=title, **analyse(folder, args.bootstrap, args.seed, args.anchor)))
+            except ValueError as e:
+                print(f"error: {e}", file=sys.stderr)
+                return 2
     if not settings:
         print(f"no ladder tournaments under {args.root}; run scripts/ladder.sh first", file=sys.stderr)
         return 2

@@ -25,3 +25,33 @@ def test_the_report_names_the_bots_played_and_its_own_command():
     assert "python3 scripts/ladder.py --root results/x --out results/x --bootstrap 100" in text
     assert "[judgement.md](../judgement.md#6-the-strength-ladder)" in text
     assert "Ten bots" not in text and "plan:minerva" not in text
+
+
+def _tiny_tournament(root: Path) -> None:
+    import subprocess
+    subprocess.run([sys.executable, "-c", "from concordia_ai.cli import main; main()", "tournament",
+                    "--bot", "r=random", "--bot", "g=greedy", "--map", "italia", "--players", "2", "--games", "4",
+                    "--seed", "3", "--out", str(root / "italia-2p"), "--quiet"], check=True, capture_output=True,
+                   cwd=ROOT)
+
+
+def test_another_anchor_rates_that_bot_zero_and_a_tournament_without_timed_bots_has_no_slope(tmp_path):
+    _tiny_tournament(tmp_path)
+    report = ladder.analyse(str(tmp_path / "italia-2p"), reps=10, seed=0, anchor="g")
+    ratings = {r["bot"]: r["rating"] for r in report["bots"]}
+    assert ratings["g"] == 0.0 and report["anchor"] == "g" and report["gain_per_doubling"] is None
+    assert report["steps"] == []
+    # the same games anchored at the other bot: the same gap, the other zero
+    other = {r["bot"]: r["rating"] for r in ladder.analyse(str(tmp_path / "italia-2p"), 10, 0, anchor="r")["bots"]}
+    assert other["r"] == 0.0 and abs((other["g"] - other["r"]) - (ratings["g"] - ratings["r"])) < 1e-9
+    text = ladder.markdown(dict(bootstrap=10, root="x", out="x", settings=[dict(title="2-player Italia", **report)]))
+    assert "anchored at `g` = 0" in text and "--anchor g" in text and "per doubling" not in text
+
+
+def test_an_anchor_that_did_not_play_is_one_line_and_exit_2(tmp_path, capsys, monkeypatch):
+    _tiny_tournament(tmp_path)
+    monkeypatch.setattr(sys, "argv", ["ladder.py", "--root", str(tmp_path), "--out", str(tmp_path),
+                                      "--bootstrap", "5", "--anchor", "heuristic"])
+    assert ladder.main() == 2
+    err = capsys.readouterr().err.strip()
+    assert err.count("\n") == 0 and "--anchor heuristic: not a bot of" in err and "(r, g)" in err

@@ -111,6 +111,15 @@ def test_a_kept_set_is_named_by_its_name_and_plays_the_default_it_was():
     assert by_name == _search(g, **OTHER) != _search(g)
 
 
+def test_the_lab_holders_name_the_same_files_as_the_slots():
+    # the gate and the loop hold weights in slot 0 through lab.prior_weights / value_weights: one naming for all
+    for mod, kind in ((prior_weights, "policy"), (value_weights, "value")):
+        for d in ("before-gen5", "results/loop/gen-5/weights"):
+            assert mod.weight_files(d) == weight_slots.files_of(kind, d)
+        assert mod.weight_files("before-gen5")[0] == Path(OTHER[f"{kind}_weights"]) / "weights.npz"
+    assert value_weights.weight_files(None) == (value.WEIGHTS, value.META)
+
+
 @pytest.mark.parametrize("bad,words", [
     ("value_weights=no/such/dir", "value_weights: no/such/dir is not a directory with weights.npz and weights.json"),
     ("policy_weights=results", "policy_weights: results is not a directory with weights.npz and weights.json"),

@@ -10,15 +10,15 @@ from __future__ import annotations
 from pathlib import Path
 
 from .. import core
-from ..ai import policy
+from ..ai import policy, weight_slots
 
 _read: dict[str, dict] = {}       # directory -> its checked sets (read once per process)
 _in_core: str | None = None       # the directory whose sets the core holds now (set by hold)
 
 
 def weight_files(directory: str | Path) -> tuple[Path, Path]:
-    d = Path(directory)
-    return d / policy.WEIGHTS.name, d / policy.META.name
+    """The directory's weights.npz and weights.json (a kept set's name too: weight_slots.files_of)."""
+    return weight_slots.files_of("policy", directory)
 
 
 def sets_of(directory: str) -> dict:

@@ -14,17 +14,17 @@ from __future__ import annotations
 from pathlib import Path
 
 from .. import core
-from ..ai import value
+from ..ai import value, weight_slots
 
 _read: dict[str, dict] = {}       # directory -> its checked sets (read once per process)
 
 
 def weight_files(directory: str | Path | None) -> tuple[Path, Path]:
-    """The directory's weights.npz and weights.json; None: the shipped ones."""
+    """The directory's weights.npz and weights.json (a kept set's name too: weight_slots.files_of); None: the
+    shipped ones."""
     if directory is None:
         return value.WEIGHTS, value.META
-    d = Path(directory)
-    return d / value.WEIGHTS.name, d / value.META.name
+    return weight_slots.files_of("value", directory)
 
 
 def sets_of(directory: str | Path | None) -> dict:
