@@ -164,6 +164,28 @@ def test_same_seed_same_result_other_seed_differs():
     assert _summary(a) != _summary(c)
 
 
+def test_jobs_take_any_bot_seed():
+    # a bot's seeds use the whole range of seeds (Bot.next_seed): the jobs' own seeds stay in the core's range, so a bot spec
+    # with jobs > 1 plays in a tournament instead of stopping at its first move
+    from concordia_ai.ai.bots import make_bot
+    g = Game.new("imperium", 4, seed=5)
+    r = search(g, SearchConfig(iterations=100, seed=2 ** 63 - 1, jobs=2))
+    assert r.searches == 2 and r.iterations == 200
+    assert make_bot("ismcts:iterations=60,jobs=3", seed=11).choose(g) in g.legal_moves()
+
+
+@pytest.mark.parametrize("final", ["visits", "mean"])
+def test_a_root_parallel_bot_plays_the_merged_search_best(final):
+    # best_move merges the jobs' roots itself (no figures, no notation): the move search() puts first
+    from concordia_ai.ai.search import best_move
+    for board, players, seed in (("imperium", 4, 1), ("italia", 3, 2), ("creta", 2, 3)):
+        g = Game.new(board, players, seed)
+        for _ in range(3 * players):      # a few turns in, away from the opening
+            g.state.apply(g.legal_moves()[seed % len(g.legal_moves())])
+        cfg = SearchConfig(iterations=150, seed=seed, jobs=3, final=final)
+        assert best_move(g, cfg) == search(g, cfg).best.move
+
+
 def test_jobs_two_merges_root_statistics():
     g = Game.new("imperium", 2, seed=5)
     r = search(g, SearchConfig(iterations=800, seed=3, jobs=2))

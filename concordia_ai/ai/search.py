@@ -426,16 +426,21 @@ def search(game, config: SearchConfig | None = None, stop: "core.StopToken | Non
     only = only_turn(game)
     if only is not None and all(list(n) == only for n in (named or [])):
         return _without_search(game, config, only)
-    at = model.core_tuple(h)
-    if config.jobs == 1:
-        raws = [_run(game.state, config.core_dict(players=game.n_players), stop=stop, named=named, model=at)]
-    else:
-        from concurrent.futures import ThreadPoolExecutor
-        seeds = [config.seed * 1000003 + j for j in range(config.jobs)]
-        with ThreadPoolExecutor(max_workers=config.jobs, thread_name_prefix="search") as pool:
-            dicts = [config.core_dict(s, players=game.n_players) for s in seeds]   # the model loads here, once
-            raws = list(pool.map(lambda d: _run(game.state.copy(), d, stop=stop, named=named, model=at), dicts))
+    raws = _searches(game, config, stop=stop, named=named, model=model.core_tuple(h))
     return _merge(game, raws, config, model, h)
+
+
+def _searches(game, config: SearchConfig, turns: int = TURNS_KEPT, stop=None, named=None,
+              model: tuple | None = None) -> list[dict]:
+    """The core's answers of the search's `jobs` independent searches (threads when more than one)."""
+    if config.jobs == 1:
+        return [_run(game.state, config.core_dict(players=game.n_players), turns, stop, named, model)]
+    from concurrent.futures import ThreadPoolExecutor
+    # kept in the seeds' range (a bot's seed may use all of it; as sliced.py); small seeds are unchanged
+    seeds = [(config.seed * 1000003 + j) % 2 ** 63 for j in range(config.jobs)]
+    dicts = [config.core_dict(s, players=game.n_players) for s in seeds]   # the model loads here, once
+    with ThreadPoolExecutor(max_workers=config.jobs, thread_name_prefix="search") as pool:
+        return list(pool.map(lambda d: _run(game.state.copy(), d, turns, stop, named, model), dicts))
 
 
 def only_turn(game) -> list[int] | None:
@@ -502,11 +507,22 @@ def best_move(game, config: SearchConfig) -> int:
     """The move a search bot plays: the search's most visited root move, without the notation and
     principal variations that `search` builds for people (the bots' hot path). With `focus`, the first
     move of the whole turn the final choice picked (through search(): the pick is made on the turns)."""
-    if config.focus > 0 or config.jobs > 1:
+    if config.focus > 0:
         result = search(game, config)
-        return result.turns[0].moves[0] if config.focus > 0 and result.turns else result.best.move
-    raw = _run(game.state, config.core_dict(players=game.n_players), turns=0)
-    return raw["children"][0]["action"]
+        return result.turns[0].moves[0] if result.turns else result.best.move
+    raws = _searches(game, config, turns=0)
+    if len(raws) == 1:
+        return raws[0]["children"][0]["action"]
+    # root parallelism: the merged root's best as search() orders it (_merge), without its figures and notation
+    visits: dict[int, int] = {}
+    total: dict[int, float] = {}
+    for raw in raws:
+        for ch in raw["children"]:
+            visits[ch["action"]] = visits.get(ch["action"], 0) + ch["visits"]
+            total[ch["action"]] = total.get(ch["action"], 0.0) + ch["mean"] * ch["visits"]
+    mean = {a: total[a] / max(1, n) for a, n in visits.items()}
+    key = (lambda a: (mean[a], visits[a])) if config.final == "mean" else (lambda a: (visits[a], mean[a]))
+    return max(visits, key=key)
 
 
 def _merge(game, raws: list[dict], config: SearchConfig, model: outcome.Model, h: float) -> SearchResult:
