@@ -8,17 +8,20 @@
 # (scripts/ladder.py), anchored at the default. Planned: 160 games in two resumable passes of 80, about
 # 7-9 minutes of wall time each on 2 cores (a game: about 9 CPU s of search). Then:
 #   python3 scripts/ladder.py --root results/leaf-turns --out results/leaf-turns --bootstrap 1000 --anchor rt4
+# Another generation of the loop (GEN=6, say) plays the same tournament with its own prior and value model named in
+# every spec, under results/leaf-turns/gen-6/ (its report: --root and --out that folder).
 set -u
 cd "$(dirname "$0")/../.."
 C="nice -n 10 ${CONCORDIA:-.venv/bin/concordia}"
-dir=results/leaf-turns/imperium-4p
+root=results/leaf-turns${GEN:+/gen-$GEN}
+dir=$root/imperium-4p
 mkdir -p "$dir"
-T=seconds=0.03,iterations=0
+T=seconds=0.03,iterations=0${GEN:+,value_weights=results/loop/gen-$GEN/value-weights,policy_weights=results/loop/gen-$GEN/weights}
 BOTS=(--bot rt4=ismcts:$T --bot leaf=ismcts:$T,rollout=none --bot rt1=ismcts:$T,rollout_turns=1
       --bot rt2=ismcts:$T,rollout_turns=2 --bot rt8=ismcts:$T,rollout_turns=8)
 for games in ${PASSES:-80 160}; do
     if [ -f "$dir/tournament.json" ]; then $C tournament --out "$dir" --resume --games "$games" --jobs 2 --quiet
     else $C tournament "${BOTS[@]}" --map imperium --players 4 --games "$games" --seed 25 --jobs 2 --out "$dir" --quiet; fi \
         > /dev/null
-    echo "$(date -u +%FT%TZ) $dir $games games" >> results/leaf-turns/run.log
+    echo "$(date -u +%FT%TZ) $dir $games games" >> "$root/run.log"
 done
