@@ -22,7 +22,8 @@ bot and the two plan bots, so the positions are not self-play of one bot. --per-
 from the game (seeded), the game is played to its end, and every drawn position is searched once per budget in
 --budgets (CPU seconds of one search thread, the hint's settings otherwise: search.TABLE_SEARCH, eval auto).
 
-One record per game goes to --log as it ends (lab/jobs.py: a rerun plays only the missing games). Each record
+One record per game goes to --log as it ends (lab/jobs.py: a rerun plays only the missing games, a game being
+missing for the search its --search knobs stand for, not for their spelling: log_key). Each record
 holds the full search its positions were searched with (`config`: outcome.search_record, every knob the
 figures depend on and the sha256 of the learned weights it read; older records hold only their --search knobs,
 `search`), the final scores and the winner, and per position: the horizon, the position's own evaluations (hand
