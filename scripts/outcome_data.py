@@ -60,8 +60,18 @@ KEY = ("players", "game", "seed", "per_game", "budgets")   # a game's key (with 
 
 
 def log_key(rec: dict) -> tuple:
-    """A record's key in the log: the game's KEY and the search's knobs (records before --search have none)."""
-    return tuple(json.dumps(rec[k]) for k in KEY) + (json.dumps(rec.get("search", {}), sort_keys=True),)
+    """A record's (or a task's) key in the log: the game's KEY and the search it is searched with as the fit reads
+    it (`config`: the knobs over the hint's and the learned weights' sha256), so that two spellings of one search
+    (`--search rollout_turns=4` and the same with the installed weights named) resume each other, and a search
+    whose weights changed since is searched again. A record written before `config` was recorded keys by its
+    --search knobs as spelled, which no task matches."""
+    if "config" in rec:
+        what = rec["config"]
+    elif "rows" in rec:
+        what = ["knobs as spelled", rec.get("search", {})]
+    else:
+        what = searched_with(rec.get("search", {}), rec["budgets"])
+    return tuple(json.dumps(rec[k]) for k in KEY) + (json.dumps(what, sort_keys=True),)
 
 
 class Starts:

@@ -110,6 +110,33 @@ def test_bad_knobs_and_logs_without_positions_are_refused_in_one_line(tmp_path):
     assert not (tmp_path / "y.jsonl").exists()
 
 
+def test_a_log_resumes_by_the_search_its_knobs_stand_for(tmp_path):
+    import json
+    import os
+    log = tmp_path / "r.jsonl"
+    base = ("--players", "2", "--games", "1", "--per-game", "1", "--budgets", "0.01", "--seed", "3", "--log", str(log))
+    done = _outcome_data(*base, "--search", "rollout_turns=4")
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout)["new"] == 1
+    # the hint's weights (search.TABLE_SEARCH's, the kept set) named: the same search, nothing searched again
+    for kept in (os.fspath(ROOT / "concordia_ai" / "data" / "sets" / "before-gen5" / "{}"), "before-gen5"):
+        same = f"rollout_turns=4,value_weights={kept.format('value')},policy_weights={kept.format('policy')}"
+        done = _outcome_data(*base, "--search", same)
+        assert done.returncode == 0, done.stderr
+        assert json.loads(done.stdout)["new"] == 0 and len(log.read_text().splitlines()) == 1
+    # another search (the installed weights, or other knobs) is searched anew
+    data = ROOT / "concordia_ai" / "data"
+    for other in (f"rollout_turns=4,value_weights={data / 'value'},policy_weights={data / 'policy'}", "rollout_turns=2"):
+        done = _outcome_data(*base, "--search", other)
+        assert done.returncode == 0, done.stderr
+        assert json.loads(done.stdout)["new"] == 1
+    assert len(log.read_text().splitlines()) == 3
+    # a record written before `config` was recorded keys by its knobs as spelled: no task takes it for its own
+    old = json.loads(log.read_text().splitlines()[0])
+    legacy = {k: v for k, v in old.items() if k != "config"}
+    assert outcome_data.log_key(legacy) != outcome_data.log_key(old)
+
+
 def test_the_openings_of_self_play_are_searched_with_how_each_game_ended(tmp_path):
     import json
     from concordia_ai.engine.game import Game

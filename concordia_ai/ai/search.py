@@ -244,7 +244,8 @@ SEARCH_HELP = {
                      "set's name (before-gen5: the default's until generation 5)",
     "policy_weights": "a directory of policy weights for the prior instead of the shipped ones, or a kept set's "
                       "name (before-gen5)",
-    "jobs": "independent searches in threads, merged (root parallelism)",
+    "jobs": "independent searches in threads, merged (root parallelism); each has the whole budget, so a move "
+            "costs jobs x seconds of CPU",
     "seed": "the seed of every random draw of the search",
 }
 
