@@ -15,7 +15,7 @@ cd "$(dirname "$0")/../../.."
 SOURCES=${SOURCES:-"warm-log/4p margin-held/4p warm-log/4p-more warm-log/4p-more2 margin-held/3p warm-log/3p warm-log/3p-more margin-held/5p warm-log/5p warm-log/5p-more margin-held/2p net2p-log/2p net2p-log/2p-more"}
 for src in $SOURCES; do
   dir=${src%%/*}; name=${src#*/}; n=${name%%p*}
-  nice -n 10 ${PY:-.venv/bin/python} scripts/outcome_data.py --players "$n" --budgets 3,0.3 --search rollout_turns=4 \
+  nice -n 10 ${PY:-.venv/bin/python} scripts/outcome_data.py --players "$n" --budgets 3,0.3 --search rollout_turns=4,value_weights=results/loop/gen-5/value-weights,policy_weights=results/loop/gen-5/weights \
       --from "results/outcome/$dir/positions-$name.jsonl" --jobs 2 \
       --log "results/outcome/gen5/positions-$dir-$name.jsonl" >> results/outcome/gen5/run.log 2>&1
   echo "$(date -u +%FT%TZ) $src done" >> results/outcome/gen5/run.log

@@ -7,7 +7,8 @@
 # (480 games; today's references have 125, 1,000 games): a game of generation 5 costs about 5 CPU s (2.6 s of wall
 # time on 2 cores), twice what was planned first, and 1,000 games and their openings would not fit the session.
 # Planned: 480 games x 5 CPU s, about 40 CPU minutes, about 21 minutes of wall time on 2 cores; the logs resume
-# (DEALS=125 later adds the rest of today's deals).
+# (DEALS=125 later adds the rest of today's deals: run in the 14th session, 520 games in 32 minutes of wall time,
+# part of it shared with another run; the four logs now hold 125 deals a board, 1,000 games).
 set -euo pipefail
 cd "$(dirname "$0")/../../.."
 for board in ${BOARDS:-imperium italia creta aegyptus}; do
