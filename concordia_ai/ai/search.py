@@ -515,24 +515,32 @@ def best_move(game, config: SearchConfig) -> int:
     if len(raws) == 1:
         return raws[0]["children"][0]["action"]
     # root parallelism: the merged root's best as search() orders it (_merge), without its figures and notation
-    visits: dict[int, int] = {}
-    total: dict[int, float] = {}
+    pooled = {a: (sum(ch["visits"] for ch in chs), _pooled_mean(chs)) for a, chs in _root_groups(raws).items()}
+    return max(pooled, key=lambda a: _rank(config.final, *pooled[a]))
+
+
+def _root_groups(raws: list[dict]) -> dict[int, list[dict]]:
+    """Each root action's children over several core answers, in the order the answers first name them."""
+    groups: dict[int, list[dict]] = {}
     for raw in raws:
         for ch in raw["children"]:
-            visits[ch["action"]] = visits.get(ch["action"], 0) + ch["visits"]
-            total[ch["action"]] = total.get(ch["action"], 0.0) + ch["mean"] * ch["visits"]
-    mean = {a: total[a] / max(1, n) for a, n in visits.items()}
-    key = (lambda a: (mean[a], visits[a])) if config.final == "mean" else (lambda a: (visits[a], mean[a]))
-    return max(visits, key=key)
+            groups.setdefault(ch["action"], []).append(ch)
+    return groups
+
+
+def _pooled_mean(chs: list[dict]) -> float:
+    return sum(ch["mean"] * ch["visits"] for ch in chs) / max(1, sum(ch["visits"] for ch in chs))
+
+
+def _rank(final: str, visits: int, mean: float) -> tuple:
+    """The merged root's order (SearchConfig.final): most visits, or best mean reward, the other breaking ties."""
+    return (mean, visits) if final == "mean" else (visits, mean)
 
 
 def _merge(game, raws: list[dict], config: SearchConfig, model: outcome.Model, h: float) -> SearchResult:
     """Several core answers (threads or slices) as one result: every statistic pooled over the visits,
     then the shown figures computed once from the pooled statistics."""
-    groups: dict[int, list[dict]] = {}
-    for raw in raws:
-        for ch in raw["children"]:
-            groups.setdefault(ch["action"], []).append(ch)
+    groups = _root_groups(raws)
     candidates = []
     for action, chs in groups.items():
         n = sum(ch["visits"] for ch in chs)
@@ -544,10 +552,7 @@ def _merge(game, raws: list[dict], config: SearchConfig, model: outcome.Model, h
         candidates.append(Candidate(action, game.text(action), n, avg["mean"], out.win, out.vp[out.decider],
                                     out.margin, pv_texts(game, pv), se, standard_error(avg["vp2"], avg["vp"], v),
                                     avg["win"], list(out.shares)))
-    if config.final == "mean":
-        candidates.sort(key=lambda c: (c.mean, c.visits), reverse=True)
-    else:
-        candidates.sort(key=lambda c: (c.visits, c.mean), reverse=True)
+    candidates.sort(key=lambda c: _rank(config.final, c.visits, c.mean), reverse=True)
     lists = [[_turn_from_raw(t) for t in r.get("turns", [])] for r in raws]
     turns = merge_turns(game, lists, model, h)
     if turns and turns[0].chosen:
